@@ -98,6 +98,8 @@ let package = Package(
         .executableTarget(name: "openai-bench-embeddings", dependencies: ["OpenAI"], path: "Benchmarks/Embeddings"),
         .executableTarget(
             name: "openai-bench-accumulators", dependencies: ["OpenAI"], path: "Benchmarks/Accumulators"),
+        // Prints the bytes of two requests, for `RequestBytesTests` to compare across processes.
+        .executableTarget(name: "openai-request-bytes", dependencies: ["OpenAI"], path: "Tests/RequestBytesProbe"),
 
         // MARK: Generator
         .systemLibrary(

@@ -68,7 +68,7 @@ package indirect enum JSON: Sendable, Equatable {
         case .string(let value): return .string(value)
         case .array(let values): return .array(values.map(\.jsonValue))
         case .object(let members):
-            var object: [String: JSONValue] = [:]
+            var object = JSONObject()
             for member in members { object[member.key] = member.value.jsonValue }
             return .object(object)
         }

@@ -50,7 +50,7 @@ final class EventConnection<Event: Decodable & Sendable>: Sendable {
         let failures = Locked<[RealtimeDecodingFailure]>([])
         let state = Locked(State())
         let maxFailures = Self.maxFailuresKept
-        let decoder = JSONDecoder()
+        let decoder = OrderedJSONDecoder()
         let sink = WebSocketMessageSink(
             receive: { message in
                 let outcome = EventDecoding.decode(

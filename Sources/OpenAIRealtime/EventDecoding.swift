@@ -25,7 +25,7 @@ enum EventDecoding {
     /// - Returns: The event and, when it had to fall back to `unknown`, why.
     static func decode<Event: Decodable>(
         _ message: WebSocketMessage, as type: Event.Type, unknown: (JSONValue) -> Event,
-        decoder: JSONDecoder = JSONDecoder()
+        decoder: OrderedJSONDecoder = OrderedJSONDecoder()
     ) -> Outcome<Event> {
         let data: Data
         switch message {
@@ -40,7 +40,7 @@ enum EventDecoding {
         do {
             return Outcome(event: try decoder.decode(Event.self, from: data), failure: nil)
         } catch {
-            let raw = try? decoder.decode(JSONValue.self, from: data)
+            let raw = try? JSONValue(parsing: data)
             let reason = describe(error)
             guard let raw else {
                 let text = String(decoding: data, as: UTF8.self)
@@ -79,7 +79,8 @@ enum EventDecoding {
         }
     }
 
-    /// Encodes a client event as compact JSON text (slashes unescaped, as the API's examples are).
+    /// Encodes a client event as compact JSON text (``OrderedJSONEncoder``: members in declaration
+    /// order, slashes unescaped, as the API's examples are).
     ///
     /// - Parameters:
     ///   - event: The event.
@@ -93,10 +94,6 @@ enum EventDecoding {
         }
     }
 
-    /// One encoder for every session: `JSONEncoder` is safe to share once configured.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
+    /// One encoder for every session.
+    private static let encoder = OrderedJSONEncoder()
 }

@@ -176,7 +176,7 @@ final class RealtimeFixtureDecodingTests: XCTestCase {
     }
 
     func testKnownTypeInAnUnexpectedShapeIsDeliveredAsUnknownWithTheReasonInStrictMode() {
-        let decoder = JSONDecoder()
+        var decoder = OrderedJSONDecoder()
         decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
         let outcome = EventDecoding.decode(
             .text(#"{"type":"session.updated","session":{"type":"realtime","id":"s"}}"#),

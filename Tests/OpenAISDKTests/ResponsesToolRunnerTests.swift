@@ -212,8 +212,8 @@ extension JSONValue {
         switch self {
         case .object(let members):
             .object(
-                Dictionary(
-                    uniqueKeysWithValues: members.map { key, value in
+                JSONObject(
+                    members.map { key, value in
                         guard key == "sources", case .array(let sources) = value else {
                             return (key, value.removingAPISources)
                         }

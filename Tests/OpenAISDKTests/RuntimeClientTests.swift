@@ -344,40 +344,49 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertTrue(transport.requests.isEmpty, "nothing was sent")
     }
 
-    func testValidJSONBeyondFoundationsLimitsIsNamedNotCalledInvalid() async throws {
+    func testValidJSONBeyondTheDecodersLimitsIsNamedNotCalledInvalid() async throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let cases: [(body: String, says: String)] = [
             (
-                #"{"id": "m", "object": "model", "created": 123456789012345678901234567890, "owned_by": "o"}"#,
-                "the integer 123456789012345678901234567890 at byte 42 has more digits than a 64-bit integer holds"
-            ),
-            (
                 #"{"id": "m", "object": "model", "created": 1e400, "owned_by": "o"}"#,
-                "the number 1e400 at byte 42 is beyond a Double's range"
+                "the number 1e400 is beyond a Double's range at line 1, column 43 (byte 42)"
             ),
             (
                 #"{"id": "m", "object": "model", "created": 1, "owned_by": "o", "x": "# + deep + "}",
-                "objects and arrays nest deeper than 512 levels at byte 578"
+                "objects and arrays nest deeper than 512 levels, the most this decoder reads at line 1, column 579 (byte 578)"
             ),
         ]
         for (body, says) in cases {
-            let transport = ScriptedTransport { _, _ in
-                HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-            }
-            let client = try OpenAIClient(
-                configuration: .init(apiKey: "sk-1", maxRetries: 0), transport: transport, sleeper: RecordingSleeper(),
-                jitter: { 0 })
+            let client = try Self.client(replying: body)
             do {
                 _ = try await client.models.retrieve(model: "m")
                 XCTFail("\(says): decoded")
             } catch let error as OpenAIError {
                 XCTAssertEqual(error.kind, .decoding)
-                XCTAssertTrue(
-                    error.message.contains("valid JSON that Foundation's JSONDecoder cannot read"), error.message)
+                XCTAssertTrue(error.message.contains("is valid JSON beyond what this decoder reads"), error.message)
                 XCTAssertTrue(error.message.contains(says), error.message)
             }
         }
-        XCTAssertNil(JSONLimits.violation(in: Data(#"{"a": [1, 2.5e10, -3], "b": "[[[[ 1e400"}"#.utf8)))
+    }
+
+    func testAnIntegerBeyondSixtyFourBitsIsAMemberOfAnotherTypeNotAnUnreadableReply() async throws {
+        // Foundation's JSONDecoder refused the whole reply; the member alone does not fit `Int`.
+        let client = try Self.client(
+            replying: #"{"id": "m", "object": "model", "created": 123456789012345678901234567890, "owned_by": "o"}"#)
+        let model = try await client.models.retrieve(model: "m")
+        XCTAssertEqual(model.id, "m")
+        XCTAssertEqual(model.created, 0)
+        XCTAssertEqual(model.specDeviations.receivedValue(of: "created"), .double(123456789012345678901234567890))
+        XCTAssertEqual(model.ownedBy, "o")
+    }
+
+    private static func client(replying body: String) throws -> OpenAIClient {
+        let transport = ScriptedTransport { _, _ in
+            HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        return try OpenAIClient(
+            configuration: .init(apiKey: "sk-1", maxRetries: 0), transport: transport, sleeper: RecordingSleeper(),
+            jitter: { 0 })
     }
 
     func testCustomHeadersComeFromTheEnvironmentOnePerLine() throws {

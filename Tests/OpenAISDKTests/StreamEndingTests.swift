@@ -128,6 +128,22 @@ final class StreamEndingTests: XCTestCase {
             if field == "event" { name = String(value) }
         }
         let partial = !lastTerminated && !(lines.last?.hasPrefix(":") ?? true) && !(lines.last?.isEmpty ?? true)
+        // A last event without its blank line counts when it is whole: `[DONE]`, or complete JSON.
+        var pending = data
+        if partial, let last = lines.last, last.hasPrefix("data") {
+            var value = last.dropFirst(4)
+            if value.hasPrefix(":") { value = value.dropFirst() }
+            if value.hasPrefix(" ") { value = value.dropFirst() }
+            if last == "data" || last.hasPrefix("data:") { pending.append(String(value)) }
+        }
+        let lastData = pending.joined(separator: "\n")
+        let lastIsWhole =
+            !pending.isEmpty
+            && (lastData.hasPrefix("[DONE]") || (try? JSONSerialization.jsonObject(with: Data(lastData.utf8))) != nil)
+        if lastIsWhole {
+            events.append((name, lastData))
+            data = []
+        }
         var delivered = 0
         var terminal = false
         var seen: Set<Int> = []
@@ -145,7 +161,7 @@ final class StreamEndingTests: XCTestCase {
                 if choice["finish_reason"] is String { finished.insert(index) }
             }
         }
-        if !data.isEmpty || partial { return .truncated(events: delivered) }
+        if !lastIsWhole && (!data.isEmpty || partial) { return .truncated(events: delivered) }
         if terminal { return .complete(events: delivered) }
         if recording.tracksChoices {
             if !seen.isEmpty && finished.isSuperset(of: seen) { return .complete(events: delivered) }

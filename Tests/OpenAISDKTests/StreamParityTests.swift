@@ -129,9 +129,9 @@ final class StreamParityTests: XCTestCase {
                 ] as JSONValue).decode()
         }
         func call(_ index: Int, id: String? = nil, name: String? = nil, arguments: String) -> JSONValue {
-            var function: [String: JSONValue] = ["arguments": .string(arguments)]
+            var function: JSONObject = ["arguments": .string(arguments)]
             if let name { function["name"] = .string(name) }
-            var object: [String: JSONValue] = ["index": .int(index), "function": .object(function)]
+            var object: JSONObject = ["index": .int(index), "function": .object(function)]
             if let id {
                 object["id"] = .string(id)
                 object["type"] = "function"

@@ -273,7 +273,7 @@ final class StreamingConformanceTests: XCTestCase {
     private static func withoutEncryptedContent(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
-            var result: [String: JSONValue] = [:]
+            var result = JSONObject()
             // A program item's `fingerprint` is encrypted anew each time too.
             for (key, member) in object where key != "encrypted_content" && key != "fingerprint" {
                 result[key] = withoutEncryptedContent(member)

@@ -27,6 +27,9 @@ public indirect enum TypeRef: Hashable, Sendable {
         case .file: return "FileUpload"
         case .json: return "JSONValue"
         case .array(let element): return "[\(element.swift)]"
+        // A free-form object keeps its members' order (a JSON Schema's `properties`, a tool's
+        // `parameters`): the model reads them in that order, and prompt caching needs the same bytes.
+        case .dictionary(.json): return "JSONObject"
         case .dictionary(let value): return "[Swift.String: \(value.swift)]"
         }
     }

@@ -38,7 +38,7 @@ public enum Naming {
         "UUID", "TimeInterval", "Duration", "Range", "Sequence", "Collection", "AsyncSequence",
         "AsyncStream", "AsyncThrowingStream", "JSONEncoder", "JSONDecoder", "URLSession", "URLRequest",
         "URLQueryItem", "URLComponents", "CharacterSet", "ProcessInfo", "Hasher", "Substring",
-        "OpenAIClient", "OpenAIError", "JSONValue", "OpenEnum", "AnyCodingKey", "FileUpload",
+        "OpenAIClient", "OpenAIError", "JSONValue", "JSONObject", "OpenEnum", "AnyCodingKey", "FileUpload",
         "RequestOptions", "HTTPRequest", "HTTPResponse", "HTTPTransport", "URLSessionTransport",
         "APIRequest", "Indirect", "RetryPolicy", "MultipartForm", "MultipartFormEncodable",
         "ServerSentEvent", "ServerSentEventParser", "ServerSentEventStream", "EmbeddingVector",

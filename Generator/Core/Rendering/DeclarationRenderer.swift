@@ -87,6 +87,9 @@ struct DeclarationRenderer {
             }
             body.line("/// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).")
             body.line("\(access) private(set) var specDeviations = SpecDeviations()")
+            body.line("/// The members of the JSON object that the schema does not declare, in the order received;")
+            body.line("/// encoded after the declared ones (one named like a declared member replaces its value).")
+            body.line("\(access) var undeclaredMembers = JSONObject()")
             body.line()
             renderMemberwiseInit(decl, stored: stored, into: &body)
             body.line()
@@ -128,6 +131,7 @@ struct DeclarationRenderer {
                         mirror.line("        (\(label), \(value)),")
                     }
                     mirror.line("        (\"specDeviations\", self.specDeviations),")
+                    mirror.line("        (\"undeclaredMembers\", self.undeclaredMembers),")
                     mirror.line("    ], displayStyle: .struct)")
                 }
             }
@@ -225,13 +229,12 @@ struct DeclarationRenderer {
         let keyed = stored + constants
         printer.line(
             "/// Decodes `\(decl.name)` from its JSON object under the decoder's ``DecodingMode``; members it does")
-        printer.line("/// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.")
+        printer.line("/// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.")
         printer.line("///")
         printer.line("/// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``")
         printer.line(
             "///   naming the coding path of a required member that is missing or of a member that does not fit.")
         printer.block("\(access) init(from decoder: any Decoder) throws") { body in
-            guard !keyed.isEmpty || decl.additionalProperties != nil else { return }
             body.line("var reader = try ObjectReader(decoder)")
             for property in constants {
                 body.line(
@@ -252,17 +255,17 @@ struct DeclarationRenderer {
                     "self.additionalProperties = try reader.additionalProperties(\(additional.swift).self, excluding: [\(known)])"
                 )
             }
+            body.line("self.undeclaredMembers = reader.undeclaredMembers()")
             body.line("self.specDeviations = reader.finish()")
         }
     }
 
     func renderEncoder(_ decl: StructDecl, stored: [Property], constants: [Property], into printer: inout CodePrinter) {
-        let keyed = stored + constants
-        printer.line("/// Encodes this value as its JSON object, constants included.")
+        printer.line("/// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.")
         printer.line("///")
         printer.line("/// - Throws: `EncodingError` when a member cannot be encoded.")
         printer.block("\(access) func encode(to encoder: any Encoder) throws") { body in
-            if !keyed.isEmpty { body.line("var writer = ObjectWriter(encoder)") }
+            body.line("var writer = ObjectWriter(encoder, self.specDeviations)")
             for property in constants {
                 body.line("try writer.encode(\(property.constant!.swiftLiteral), \(property.wireName.swiftLiteral))")
             }
@@ -276,6 +279,7 @@ struct DeclarationRenderer {
             if decl.additionalProperties != nil {
                 body.line("try encoder.encodeAdditionalProperties(self.additionalProperties)")
             }
+            body.line("try writer.encode(undeclared: self.undeclaredMembers)")
         }
     }
 

@@ -447,7 +447,7 @@ struct SchemaTranslator {
                     schema))
         }
         var properties: [Property] = []
-        var usedNames: Set<String> = ["additionalProperties", "specDeviations"]
+        var usedNames: Set<String> = ["additionalProperties", "specDeviations", "undeclaredMembers"]
         for (wireName, propertySchema) in flattened.properties where !Self.isSDKOnly(propertySchema) {
             let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
             let described = memberDocumentation(description: nil, schema: propertySchema)

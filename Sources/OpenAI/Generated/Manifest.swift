@@ -10,7 +10,7 @@
 // file: Admin/Resources/OrganizationAPI.swift
 // file: Admin/Resources/ProjectsAPI.swift
 // file: Admin/TypeIndex.swift
-// file: Admin/Types/AuditLogs/AuditLogs+AuditLogActorAPIKey.swift
+// file: Admin/Types/AuditLogs/AuditLogs+AuditLog+LoginFailed.swift
 // file: Admin/Types/AuditLogs/AuditLogs.swift
 // file: Admin/Types/Certificates/Certificates.swift
 // file: Admin/Types/DataRetention/DataRetention.swift
@@ -25,6 +25,7 @@
 // file: Admin/Types/Shared/Shared.swift
 // file: Admin/Types/SpendAlerts/SpendAlerts.swift
 // file: Admin/Types/Usage/Usage.swift
+// file: Admin/Types/Users/User.swift
 // file: Admin/Types/Users/Users.swift
 // file: Catalogue/OperationCatalogue.swift
 // file: Catalogue/OperationSchemas.swift
@@ -60,9 +61,11 @@
 // file: Types/Assistants/CreateAssistantRequest.swift
 // file: Types/Assistants/CreateRunRequest.swift
 // file: Types/Assistants/CreateThreadAndRunRequest.swift
+// file: Types/Assistants/CreateThreadRequest.swift
 // file: Types/Assistants/MessageObject.swift
 // file: Types/Assistants/ModifyAssistantRequest.swift
 // file: Types/Assistants/RunObject.swift
+// file: Types/Assistants/RunStepObject.swift
 // file: Types/Assistants/RunStepStreamEvent.swift
 // file: Types/Assistants/RunStreamEvent.swift
 // file: Types/Audio/Audio.swift

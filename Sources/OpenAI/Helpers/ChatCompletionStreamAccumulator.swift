@@ -9,6 +9,14 @@ import OpenAIRuntime
 /// last finish reason, usage (the usage-only chunk with `choices: []`) and moderation win.
 /// Several choices (`n > 1`) are kept apart by their `index`.
 ///
+/// What OpenAI-compatible servers stream beyond the spec is assembled too: the reasoning text in
+/// any of its spellings (``ChatCompletionStreamResponseDelta/reasoningText``), content sent as
+/// parts, and streamed audio (`delta.audio`, into the message's `audio`). Every other member a
+/// delta has beyond the spec is accumulated into the message's `undeclaredMembers` (strings
+/// appended, objects merged, indexed arrays merged by `index`, as ``completion`` would have had
+/// them), and the members of chunks and choices into those of the completion and its choices
+/// (the latest value wins, objects merged): `x_groq`, `citations`, `native_finish_reason`, ….
+///
 /// ```swift
 /// var accumulator = ChatCompletionStreamAccumulator()
 /// for try await chunk in try client.chat.completions.createStream(request) {
@@ -69,6 +77,11 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         case toolCallArgumentsDelta(choice: Int, toolCall: Int, name: String, delta: String, snapshot: String)
         /// A tool call's arguments are complete: a later tool call started, or the choice finished.
         case toolCallArgumentsDone(choice: Int, toolCall: Int, name: String, arguments: String)
+        /// Reasoning text was added to a choice (servers that stream it: DeepSeek, Groq,
+        /// OpenRouter, Mistral, …; see ``ChatCompletionStreamResponseDelta/reasoningText``).
+        case reasoningDelta(choice: Int, delta: String, snapshot: String)
+        /// A choice's reasoning is complete (its content began, or it finished).
+        case reasoningDone(choice: Int, reasoning: String)
     }
 
     private struct ChoiceState: Sendable {
@@ -78,6 +91,13 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         var toolCalls: [Int: ToolCallState] = [:]
         var contentLogprobs: [ChatCompletionTokenLogprob]?
         var refusalLogprobs: [ChatCompletionTokenLogprob]?
+        var reasoning: String?
+        var reasoningDone = false
+        /// Whether the reasoning came in a member of its own (not as content parts).
+        var reasoningHasMember = false
+        /// The deltas' members beyond the spec, accumulated; the choices' members, the latest.
+        var deltaMembers = JSONObject()
+        var choiceMembers = JSONObject()
         var finishReason: CreateChatCompletionResponse.Choice.FinishReason?
         /// The tool call whose arguments are arriving, whose `done` is still to come.
         var openToolCall: Int?
@@ -91,7 +111,17 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         mutating func apply(_ choice: CreateChatCompletionStreamResponse.Choice, events: inout [Event]) {
             let delta = choice.delta
             if let role = delta.role { self.role = ChatCompletionResponseMessage.Role(rawValue: role.rawValue) }
-            if let content = delta.content {
+            if let reasoning = delta.reasoningText, !reasoning.isEmpty {
+                Self.append(reasoning, to: &self.reasoning)
+                if delta.undeclaredMembers.contains(where: { $0.key.hasPrefix("reasoning") }) {
+                    reasoningHasMember = true
+                }
+                events.append(.reasoningDelta(choice: choice.index, delta: reasoning, snapshot: self.reasoning!))
+            }
+            if !delta.undeclaredMembers.isEmpty { deltaMembers.accumulate(delta: delta.undeclaredMembers) }
+            if !choice.undeclaredMembers.isEmpty { choiceMembers.update(snapshot: choice.undeclaredMembers) }
+            if let content = delta.contentText {
+                if !content.isEmpty, let done = finishReasoning(choice: choice.index) { events.append(done) }
                 Self.append(content, to: &self.content)
                 if !content.isEmpty {
                     events.append(.contentDelta(choice: choice.index, delta: content, snapshot: self.content!))
@@ -112,6 +142,7 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             }
             if let reason = choice.finishReason {
                 if finishReason == nil {
+                    if let done = finishReasoning(choice: choice.index) { events.append(done) }
                     if let content, !content.isEmpty {
                         events.append(.contentDone(choice: choice.index, content: content))
                     }
@@ -127,7 +158,14 @@ public struct ChatCompletionStreamAccumulator: Sendable {
 
         private mutating func applyToolCall(_ fragment: ChatCompletionToolCallChunk, choice: Int, events: inout [Event])
         {
-            guard let index = fragment.index else { return }
+            guard var index = fragment.index else { return }
+            if Self.lacksIndex(fragment) {
+                // Servers that send each call whole in one fragment leave `index` out (Mistral,
+                // Gemini, Ollama): a fragment with a name starts the next call, one without
+                // continues the last.
+                let last = toolCalls.keys.max()
+                index = fragment.function?.name != nil || fragment.custom?.name != nil || last == nil ? (last ?? -1) + 1 : last!
+            }
             if openToolCall != index, let done = finishOpenToolCall(choice: choice) {
                 events.append(done)
             }
@@ -155,10 +193,40 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             }
         }
 
+        /// Whether a tool-call fragment came without its `index` (it reads as 0).
+        private static func lacksIndex(_ fragment: ChatCompletionToolCallChunk) -> Bool {
+            switch fragment {
+            case .function(let call): call.specDeviations.isMissing("index")
+            case .custom(let call): call.specDeviations.isMissing("index")
+            case .unknown: false
+            }
+        }
+
         /// Appends `text` to an optional buffer, starting it when absent.
         private static func append(_ text: String, to buffer: inout String?) {
             if buffer == nil { buffer = "" }
             buffer!.append(text)
+        }
+
+        /// The `done` of the reasoning, the first time it is asked for once there is some.
+        mutating func finishReasoning(choice: Int) -> Event? {
+            guard let reasoning, !reasoningDone else { return nil }
+            reasoningDone = true
+            return .reasoningDone(choice: choice, reasoning: reasoning)
+        }
+
+        /// The message's members beyond the spec: the deltas' (the audio taken out, it has a
+        /// member of its own), and reasoning that came as content parts as `reasoning_content`.
+        var messageMembers: (members: JSONObject, audio: ChatCompletionResponseMessage.Audio?) {
+            var members = deltaMembers
+            var audio: ChatCompletionResponseMessage.Audio?
+            if case .object(let pieces)? = members["audio"] {
+                // Decoded leniently: a member no piece carried is recorded as missing, not invented.
+                audio = try? JSONValue.object(pieces).decode(as: ChatCompletionResponseMessage.Audio.self)
+                if audio != nil { members["audio"] = nil }
+            }
+            if let reasoning, !reasoningHasMember { members["reasoning_content"] = .string(reasoning) }
+            return (members, audio)
         }
 
         /// The `done` of the open tool call, the first time it is asked for.
@@ -178,6 +246,8 @@ public struct ChatCompletionStreamAccumulator: Sendable {
     private var usage: CompletionUsage?
     private var moderation: ChatCompletionModeration?
     private var choices: [Int: ChoiceState] = [:]
+    /// The chunks' members beyond the spec (`x_groq`, `citations`, `provider`, …), the latest.
+    private var chunkMembers = JSONObject()
 
     /// The number of chunks appended so far.
     public private(set) var chunkCount = 0
@@ -205,6 +275,7 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         }
         if let chunkUsage = chunk.usage { usage = chunkUsage }
         if let chunkModeration = chunk.moderation { moderation = chunkModeration }
+        if !chunk.undeclaredMembers.isEmpty { chunkMembers.update(snapshot: chunk.undeclaredMembers) }
         for choice in chunk.choices {
             // In place: a copy of the state would make each append copy the text so far.
             choices[choice.index, default: ChoiceState()].apply(choice, events: &events)
@@ -241,6 +312,16 @@ public struct ChatCompletionStreamAccumulator: Sendable {
     /// - Returns: The concatenated `delta.refusal` fragments.
     public func refusal(choice index: Int = 0) -> String? {
         choices[index]?.refusal
+    }
+
+    /// The reasoning text of choice `index` so far (``ChatCompletionStreamResponseDelta/reasoningText``
+    /// of each chunk), or `nil` when the server sent none.
+    ///
+    /// - Parameters:
+    ///   - index: The choice's `index`.
+    /// - Returns: The concatenated reasoning fragments.
+    public func reasoning(choice index: Int = 0) -> String? {
+        choices[index]?.reasoning
     }
 
     /// The arguments of a tool call so far: the JSON text of a function call's fragments, or the
@@ -281,17 +362,28 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             let logprobs: CreateChatCompletionResponse.Choice.Logprobs? =
                 state.contentLogprobs == nil && state.refusalLogprobs == nil
                 ? nil : .init(content: state.contentLogprobs, refusal: state.refusalLogprobs)
-            return CreateChatCompletionResponse.Choice(
+            let (members, audio) = state.messageMembers
+            var message = ChatCompletionResponseMessage(
+                role: state.role ?? .assistant, content: state.content, refusal: state.refusal,
+                toolCalls: toolCalls, audio: audio)
+            message.undeclaredMembers = members
+            var choice = CreateChatCompletionResponse.Choice(
                 finishReason: state.finishReason ?? .init(rawValue: ""),
                 index: index,
-                message: ChatCompletionResponseMessage(
-                    role: state.role ?? .assistant, content: state.content, refusal: state.refusal,
-                    toolCalls: toolCalls),
+                message: message,
                 logprobs: logprobs)
+            // A chunk's choice may carry a whole `message` (Perplexity): not one of the
+            // completion's own members.
+            choice.undeclaredMembers = state.choiceMembers.filter {
+                !["message", "finish_reason", "index", "logprobs", "delta"].contains($0.key)
+            }
+            return choice
         }
-        return CreateChatCompletionResponse(
+        var completion = CreateChatCompletionResponse(
             id: id, choices: assembled, created: created, model: model, serviceTier: serviceTier,
             systemFingerprint: systemFingerprint, usage: usage, moderation: moderation)
+        completion.undeclaredMembers = chunkMembers
+        return completion
     }
 }
 

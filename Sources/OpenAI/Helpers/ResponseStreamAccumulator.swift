@@ -40,7 +40,7 @@ public struct ResponseStreamAccumulator: Sendable {
         var slot: TextSlot
     }
 
-    private var snapshot: [String: JSONValue]?
+    private var snapshot: JSONObject?
     private var items: [Int: JSONValue] = [:]
     private var texts: [Key: String] = [:]
     private var logprobs: [Key: [JSONValue]] = [:]
@@ -325,7 +325,7 @@ public struct ResponseStreamAccumulator: Sendable {
     }
 
     private mutating func modifyPart(
-        output: Int, content: Int, in array: String, _ body: (inout [String: JSONValue]) throws -> Void
+        output: Int, content: Int, in array: String, _ body: (inout JSONObject) throws -> Void
     ) throws {
         guard case .object(var item) = items[output] else { return }
         var parts = item[array]?.arrayValue ?? []

@@ -19,7 +19,7 @@ extension Response {
     public func toInputItems() throws -> [InputItem] {
         try output.map { item in
             if case .message(let message) = item { return .item(.outputMessage(message)) }
-            return try JSONDecoder().decode(InputItem.self, from: JSONEncoder().encode(item))
+            return try JSONValue(encoding: item).decode(as: InputItem.self)
         }
     }
 }
@@ -49,7 +49,7 @@ extension InputParam {
         switch self {
         case .string(let text): [.user(text)]
         case .inputItemList(let items): items
-        case .unknown(let value): try JSONDecoder().decode([InputItem].self, from: JSONEncoder().encode(value))
+        case .unknown(let value): try value.decode(as: [InputItem].self)
         }
     }
 }
@@ -63,7 +63,7 @@ extension Tool {
     ///   - parameters: Its parameters' JSON Schema, an object (`nil`: no parameters).
     ///   - strict: Whether the model must follow the schema exactly.
     public static func function(
-        name: String, description: String? = nil, parameters: [String: JSONValue]? = nil, strict: Bool? = nil
+        name: String, description: String? = nil, parameters: JSONObject? = nil, strict: Bool? = nil
     ) -> Self {
         .function(FunctionTool(name: name, description: description, parameters: parameters, strict: strict))
     }

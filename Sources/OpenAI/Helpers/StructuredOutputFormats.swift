@@ -107,7 +107,7 @@ extension CreateChatCompletionRequest.Tool {
     ///   - parameters: Its parameters' JSON Schema, an object (`nil`: no parameters).
     ///   - strict: Whether the model must follow the schema exactly.
     public static func function(
-        name: String, description: String? = nil, parameters: [String: JSONValue]? = nil, strict: Bool? = nil
+        name: String, description: String? = nil, parameters: JSONObject? = nil, strict: Bool? = nil
     ) -> Self {
         .function(
             ChatCompletionTool(
@@ -153,7 +153,7 @@ extension ChatCompletionMessageToolCall.Function {
     /// - Throws: `DecodingError` naming the member path when the arguments are not JSON or do not
     ///   fit `type` (the model may write invalid JSON when the function is not strict).
     public func decodeArguments<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(arguments.utf8))
+        try OrderedJSONDecoder().decode(T.self, from: Data(arguments.utf8))
     }
 }
 
@@ -163,6 +163,6 @@ extension FunctionToolCall {
     /// - Throws: `DecodingError` naming the member path when the arguments are not JSON or do not
     ///   fit `type`.
     public func decodeArguments<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(arguments.utf8))
+        try OrderedJSONDecoder().decode(T.self, from: Data(arguments.utf8))
     }
 }

@@ -44,7 +44,7 @@ public struct StructuredOutputError: Error, Sendable, CustomStringConvertible {
         _ type: T.Type, from text: String, what: String = "the model's text", choiceIndex: Int? = nil
     ) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+            return try OrderedJSONDecoder().decode(T.self, from: Data(text.utf8))
         } catch let error as DecodingError {
             let which = choiceIndex.map { "choice \($0): " } ?? ""
             throw StructuredOutputError(

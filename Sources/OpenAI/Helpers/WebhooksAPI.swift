@@ -60,7 +60,7 @@ public struct WebhooksAPI: Sendable {
         try verifySignature(
             payload, headers: headers, secret: secret, tolerance: tolerance, maxPayloadBytes: maxPayloadBytes, now: now)
         do {
-            return try JSONDecoder().decode(WebhookEvent.self, from: payload)
+            return try OrderedJSONDecoder().decode(WebhookEvent.self, from: payload)
         } catch let error as DecodingError {
             throw OpenAIError.decoding(error, response: HTTPResponse(statusCode: 200, headers: [:], body: payload))
         }

@@ -151,9 +151,7 @@ package struct APIRequest: Sendable {
         self.contentType = contentType
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
+    /// The writer of every JSON request body: members in declaration order, the same bytes in
+    /// every process (``OrderedJSONEncoder``).
+    static let encoder = OrderedJSONEncoder()
 }

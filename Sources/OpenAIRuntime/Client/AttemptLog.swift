@@ -23,6 +23,13 @@ struct AttemptLog {
             message: "\(response == nil ? "\(error.kind): " : "")retrying in \(String(format: "%.3f", delay)) s")
     }
 
+    /// The changes made to a request's body for the provider, before its first attempt.
+    func adapted(_ request: HTTPRequest, _ changes: [String]) {
+        write(
+            .warning, request, status: nil, headers: [:], attempt: 1, since: .now,
+            message: "adapted to the provider: " + changes.joined(separator: "; "))
+    }
+
     /// The attempt after which the request fails.
     func failure(
         _ request: HTTPRequest, _ response: HTTPResponse?, error: any Error, attempt: Int,

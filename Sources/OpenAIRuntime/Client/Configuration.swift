@@ -73,6 +73,12 @@ extension OpenAIClient {
         /// when both are set; the client's configuration then has the regional URL as its
         /// ``baseURL``.
         public var dataResidency: DataResidency?
+        /// The OpenAI-compatible provider the client talks to, when it is not OpenAI: the client
+        /// adapts Chat Completions requests to its ``ProviderPreset/Dialect`` (leaving out or
+        /// renaming what it rejects, each change logged at ``OpenAILogger/Level/warning``) and
+        /// sends the key in its ``ProviderPreset/keyHeader``. Set by
+        /// ``provider(_:apiKey:environment:)``; `nil` by default.
+        public var provider: ProviderPreset?
 
         /// The default of ``maxStreamEventBytes``: 64 MiB.
         public static let defaultMaxStreamEventBytes = 64 << 20
@@ -328,6 +334,7 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
         if !middlewares.isEmpty { parts.append("middlewares: \(middlewares.map { String(describing: type(of: $0)) })") }
         if let logger { parts.append("logger: \(logger.level)") }
         if let dataResidency { parts.append("dataResidency: \(dataResidency.rawValue)") }
+        if let provider { parts.append("provider: \(provider.id)") }
         return "Configuration(" + parts.joined(separator: ", ") + ")"
     }
 
@@ -349,6 +356,7 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
                 "defaultQuery": defaultQuery.map { Redaction.text("\($0.name)=\(Redaction.queryValue($0))") },
                 "middlewares": middlewares.map { String(describing: type(of: $0)) },
                 "logger": logger.map { "\($0.level)" } as Any, "dataResidency": dataResidency?.rawValue as Any,
+                "provider": provider?.id as Any,
             ])
     }
 }

@@ -37,30 +37,40 @@ extension OpenAIClient {
         _ type: Response.Type, from response: HTTPResponse, mode: DecodingMode, defaultedMembers: Set<String>
     ) throws -> Response {
         do {
-            let decoder: JSONDecoder
-            if defaultedMembers.isEmpty {
-                decoder = Self.decoder(mode)
-            } else {
-                decoder = JSONDecoder()
-                if mode == .strict {
-                    decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
-                }
+            var decoder = Self.decoder(mode)
+            if !defaultedMembers.isEmpty {
                 decoder.userInfo[.openAIDefaultedRequestMembers] = defaultedMembers
             }
             do {
-                return try decoder.decode(Response.self, from: response.body)
+                let value = try decoder.decode(Response.self, from: response.body)
+                if let reporting = value as? any SpecDeviationReporting, reporting.specDeviations.sharesNoMember,
+                    let error = Self.errorEnvelope(in: response)
+                {
+                    throw error
+                }
+                return value
             } catch let error as DecodingError {
                 // A text reply where the spec documents JSON (a transcription with
                 // `response_format: text`, `srt` or `vtt` is `text/plain`): the text, as a JSON
                 // string, for types that take one (a union's string or `unknown` case).
                 guard let text = Self.textBody(response),
-                    let value = try? decoder.decode(Response.self, from: JSONEncoder().encode(text))
+                    let value = try? decoder.decode(Response.self, from: OrderedJSONEncoder().encode(text))
                 else { throw error }
                 return value
             }
         } catch let error as DecodingError {
             throw OpenAIError.decoding(error, response: response)
         }
+    }
+
+    /// The error of a 2xx reply whose body is an error envelope (`{"error": {...}}`) rather than
+    /// the operation's reply, as Azure OpenAI sends for a prompt its content filter stops: the
+    /// same error a non-2xx reply with that body gives, of kind ``OpenAIError/Kind/server``.
+    static func errorEnvelope(in response: HTTPResponse) -> OpenAIError? {
+        guard case .object? = (try? JSONValue(parsing: response.body))?["error"] else { return nil }
+        var error = OpenAIError.fromResponse(response)
+        error.kind = .server
+        return error
     }
 
     /// The body of a `text/*` reply as text, or `nil` for other media types.
@@ -71,22 +81,12 @@ extension OpenAIClient {
         return String(decoding: response.body, as: UTF8.self)
     }
 
-    /// The decoder of JSON replies for `mode` (shared: creating one per reply costs measurable
-    /// time).
-    static func decoder(_ mode: DecodingMode) -> JSONDecoder {
-        switch mode {
-        case .lenient: lenientDecoder
-        case .strict: strictDecoder
-        }
-    }
-
-    private static let lenientDecoder = JSONDecoder()
-
-    private static let strictDecoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
+    /// The decoder of JSON replies for `mode`.
+    static func decoder(_ mode: DecodingMode) -> OrderedJSONDecoder {
+        var decoder = OrderedJSONDecoder()
+        if mode == .strict { decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict }
         return decoder
-    }()
+    }
 
     /// Sends `request` and returns the reply's body bytes (binary responses: audio, files, video).
     package func sendForData(_ request: APIRequest, options: RequestOptions) async throws -> Data {
@@ -98,9 +98,16 @@ extension OpenAIClient {
         String(decoding: try await sendRaw(request, options: options).body, as: UTF8.self)
     }
 
-    /// Sends `request` for an operation whose reply has no body.
+    /// Sends `request` for an operation whose reply has no body in the spec; a body the server
+    /// sends anyway is kept for ``OpenAIClient/withRawResponse(isolation:_:)``
+    /// (``RawResponse/unreturnedBody``).
     package func sendForNoContent(_ request: APIRequest, options: RequestOptions) async throws {
-        _ = try await sendRaw(request, options: options)
+        let (response, head) = try await sendBuffered(request, options: options)
+        if let recorder, !response.body.isEmpty {
+            var kept = head
+            kept.unreturnedBody = response.body
+            recorder.record(kept)
+        }
     }
 
     /// Sends `request` with retries and returns the 2xx reply.
@@ -172,7 +179,9 @@ extension OpenAIClient {
         _ request: APIRequest, options: RequestOptions,
         _ attempt: (HTTPRequest, HTTPTimeouts) async throws -> AttemptResult<Value>
     ) async throws -> (value: Value, response: RawResponse) {
+        let (request, changes) = try adaptedToProvider(request)
         var httpRequest = try makeHTTPRequest(request, options: options)
+        if !changes.isEmpty { AttemptLog(logger: configuration.logger).adapted(httpRequest, changes) }
         try HTTPTimeouts.check(
             request: options.requestTimeout, idle: options.idleTimeout, connect: options.connectTimeout,
             of: "RequestOptions")
@@ -259,6 +268,20 @@ extension OpenAIClient {
         return HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body)
     }
 
+    /// `request` with its Chat Completions body adapted to the configuration's provider, and the
+    /// changes in words (see ``ProviderAdaptation``).
+    private func adaptedToProvider(_ request: APIRequest) throws -> (APIRequest, [String]) {
+        guard let provider = configuration.provider, request.method == "POST",
+            ProviderAdaptation.adaptedPaths.contains(request.path), request.contentType == "application/json",
+            let body = request.body, let object = (try? JSONValue(parsing: body))?.objectValue
+        else { return (request, []) }
+        let (adapted, changes) = ProviderAdaptation.adapt(object, to: provider)
+        guard !changes.isEmpty else { return (request, []) }
+        var request = request
+        request.body = Data(try APIRequest.encoder.encodeBytes(adapted))
+        return (request, changes.map { "\(provider.name): \($0)" })
+    }
+
     /// Builds the HTTP request for `request`: URL (base URL, Azure deployment path, query),
     /// default and per-request headers, the static credential and the body.
     ///
@@ -317,8 +340,8 @@ extension OpenAIClient {
         for (name, value) in options.headers { Self.set(name, value, in: &headers) }
         var body = request.httpBody
         if !options.extraBody.isEmpty, case .data(let data)? = body, request.contentType == "application/json" {
-            var object = (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
-            object.merge(options.extraBody) { _, extra in extra }
+            var object = (try? JSONValue(parsing: data))?.objectValue ?? [:]
+            object.merge(options.extraBody)
             body = .data(try APIRequest.encoder.encode(object))
         }
         return HTTPRequest(
@@ -363,7 +386,7 @@ extension OpenAIClient {
     private var credentialHeaderName: String { template.credentialName }
 
     private func credentialHeaderValue(_ key: String) -> String {
-        credentialHeaderName == "api-key" ? key : "Bearer \(key)"
+        template.sendsBearer ? "Bearer \(key)" : key
     }
 
     /// Sets (or, for `nil`, removes) the header `name`, replacing any spelling of it.
@@ -376,9 +399,7 @@ extension OpenAIClient {
 
     /// The `model` member of a JSON body (the Azure deployment when none is configured).
     private static func model(in body: Data?) -> String? {
-        guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
-            return nil
-        }
+        guard let body, let object = try? JSONValue(parsing: body) else { return nil }
         return object["model"]?.stringValue
     }
 }

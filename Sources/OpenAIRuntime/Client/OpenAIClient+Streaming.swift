@@ -68,7 +68,7 @@ extension OpenAIClient {
     package static func throwIfError(_ event: ServerSentEvent, requestID: String?) throws {
         let named = event.event == "error"
         guard named || mentionsError(event.data) else { return }
-        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8)) else {
+        guard let payload = try? JSONValue(parsing: Data(event.data.utf8)) else {
             if named {
                 throw OpenAIError(
                     kind: .server, message: event.data.isEmpty ? "The stream reported an error." : event.data,
@@ -112,25 +112,31 @@ extension OpenAIClient {
     /// - Throws: `DecodingError` when the data is not JSON or not an `Event`.
     static func decodeEvent<Event: Decodable>(
         _ type: Event.Type, _ event: ServerSentEvent, framing: StreamFraming, wantsType: Bool = false,
-        _ decoder: JSONDecoder = JSONDecoder()
+        _ decoder: OrderedJSONDecoder = OrderedJSONDecoder()
     ) throws -> (Event, String?) {
-        var json = Data()
         switch framing {
         case .data:
-            json = Data(event.data.utf8)
+            return try decode(Event.self, event.data.utf8, wantsType: wantsType, decoder)
         case .eventNameAndData:
-            let name = String(decoding: try JSONEncoder().encode(event.event ?? "message"), as: UTF8.self)
+            var json: [UInt8] = []
+            json.reserveCapacity(event.data.utf8.count + 64)
             json.append(contentsOf: #"{"event":"#.utf8)
-            json.append(contentsOf: name.utf8)
+            json.append(contentsOf: try OrderedJSONEncoder().encodeBytes(event.event ?? "message"))
             json.append(contentsOf: #","data":"#.utf8)
             json.append(contentsOf: event.data.utf8)
             json.append(UInt8(ascii: "}"))
+            return try decode(Event.self, json, wantsType: wantsType, decoder)
         }
+    }
+
+    private static func decode<Event: Decodable>(
+        _ type: Event.Type, _ json: some Collection<UInt8>, wantsType: Bool, _ decoder: OrderedJSONDecoder
+    ) throws -> (Event, String?) {
         if wantsType {
-            let typed = try decoder.decode(TypedEvent<Event>.self, from: json)
+            let typed = try decoder.decode(TypedEvent<Event>.self, fromBytes: json)
             return (typed.event, typed.type)
         }
-        return (try decoder.decode(Event.self, from: json), nil)
+        return (try decoder.decode(Event.self, fromBytes: json), nil)
     }
 }
 

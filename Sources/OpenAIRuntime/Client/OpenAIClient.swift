@@ -59,7 +59,8 @@ public final class OpenAIClient: Sendable {
         jitter: @escaping @Sendable () -> Double, recorder: RawResponseRecorder? = nil
     ) throws {
         var configuration = configuration ?? Configuration.fromEnvironment()
-        guard configuration.hasCredential else {
+        // A local server (a provider preset without a key variable) takes requests without a key.
+        guard configuration.hasCredential || (configuration.provider.map { $0.apiKeyVariable == nil } ?? false) else {
             throw OpenAIError(
                 kind: .invalidRequest,
                 message:

@@ -9,6 +9,10 @@ public struct RawResponse: Sendable, Hashable {
     public var headers: [String: String]
     /// How many attempts were made (1 without retries).
     public var attempts: Int
+    /// The body of a 2xx reply that the operation's method does not return, because the spec
+    /// declares none (`DELETE /responses/{id}` answers `{"id": …, "object": "response.deleted",
+    /// "deleted": true}`); `nil` for every other reply.
+    public var unreturnedBody: Data?
 
     /// Creates a raw response.
     ///
@@ -46,6 +50,10 @@ extension RawResponse: CustomStringConvertible, CustomDebugStringConvertible, Cu
     /// A mirror that shows the headers with credentials redacted.
     public var customMirror: Mirror {
         Mirror(
-            self, children: ["statusCode": statusCode, "headers": HTTPHeaders.redacted(headers), "attempts": attempts])
+            self,
+            children: [
+                "statusCode": statusCode, "headers": HTTPHeaders.redacted(headers), "attempts": attempts,
+                "unreturnedBody": unreturnedBody.map { "\($0.count) bytes" } as Any,
+            ])
     }
 }

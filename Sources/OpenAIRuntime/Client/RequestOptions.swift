@@ -10,8 +10,9 @@ public struct RequestOptions: Sendable {
     public var headers: [String: String?]
     /// Extra query items, appended after the operation's own.
     public var query: [URLQueryItem]
-    /// Extra members merged into a JSON request body (a `.null` value sends an explicit `null`).
-    public var extraBody: [String: JSONValue]
+    /// Extra members merged into a JSON request body, in their order: one the body has replaces
+    /// its value in place, the others go last (a `.null` value sends an explicit `null`).
+    public var extraBody: JSONObject
     /// The longest time one attempt may take, in seconds (until the head of a streamed reply);
     /// the client's ``OpenAIClient/Configuration/requestTimeout`` when `nil`.
     public var requestTimeout: TimeInterval?
@@ -61,7 +62,7 @@ public struct RequestOptions: Sendable {
     ///   - maxStreamEventBytes: The most bytes one server-sent event may take.
     ///   - baseURL: The base URL of this request.
     public init(
-        headers: [String: String?] = [:], query: [URLQueryItem] = [], extraBody: [String: JSONValue] = [:],
+        headers: [String: String?] = [:], query: [URLQueryItem] = [], extraBody: JSONObject = [:],
         requestTimeout: TimeInterval? = nil, idleTimeout: TimeInterval? = nil, connectTimeout: TimeInterval? = nil,
         maxRetries: Int? = nil, idempotencyKey: String? = nil,
         uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil,

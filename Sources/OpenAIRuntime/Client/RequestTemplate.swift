@@ -15,9 +15,11 @@ struct RequestTemplate: Sendable {
     /// The names of the configuration's default headers, lowercased: a header the SDK sets for a
     /// request under one of these names is not sent (the default wins).
     let defaultHeaderNames: Set<String>
-    /// The header that carries a static credential: `api-key` for Azure keys, else
-    /// `Authorization`.
+    /// The header that carries a static credential: `api-key` for Azure keys, the provider's
+    /// ``ProviderPreset/keyHeader``, else `Authorization`.
     let credentialName: String
+    /// Whether the credential is sent as `Bearer <key>` (else as the key alone).
+    let sendsBearer: Bool
     /// The value of ``credentialName`` for operations that use the project API key, or `nil`.
     let apiKeyCredential: String?
     /// The value of ``credentialName`` for operations that use the admin key, or `nil`.
@@ -34,9 +36,16 @@ struct RequestTemplate: Sendable {
         for (name, value) in configuration.defaultHeaders { OpenAIClient.set(name, value, in: &headers) }
         self.headers = headers
         defaultHeaderNames = Set(configuration.defaultHeaders.keys.map { $0.lowercased() })
-        credentialName = configuration.sendsKeyAsAPIKeyHeader ? "api-key" : "Authorization"
-        let name = credentialName
-        func value(_ key: String?) -> String? { key.map { name == "api-key" ? $0 : "Bearer \($0)" } }
+        if configuration.sendsKeyAsAPIKeyHeader {
+            credentialName = "api-key"
+        } else if let header = configuration.provider?.keyHeader, configuration.apiKeyProvider == nil {
+            credentialName = header
+        } else {
+            credentialName = "Authorization"
+        }
+        let bearer = credentialName == "Authorization"
+        sendsBearer = bearer
+        func value(_ key: String?) -> String? { key.map { bearer ? "Bearer \($0)" : $0 } }
         apiKeyCredential = value(configuration.apiKey ?? configuration.adminAPIKey)
         adminKeyCredential = value(configuration.adminAPIKey ?? configuration.apiKey)
         baseURLText = Self.trimmed(configuration.baseURL)

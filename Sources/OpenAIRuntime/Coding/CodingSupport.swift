@@ -8,6 +8,15 @@ extension Decoder {
     /// discriminator. Returns `nil` when the value is not an object or the member is absent or not
     /// a string.
     package func discriminator(_ name: String) -> String? {
+        if let decoding = OrderedDecoding.unwrapping(self) {
+            let document = decoding.document
+            guard document.nodes[decoding.node].kind == .object else { return nil }
+            var text = name
+            guard let member = text.withUTF8({ document.member(in: decoding.node, named: $0) }),
+                document.nodes[member + 1].kind == .string
+            else { return nil }
+            return document.string(at: member + 1)
+        }
         guard let container = try? container(keyedBy: AnyCodingKey.self) else { return nil }
         return try? container.decodeIfPresent(String.self, forKey: AnyCodingKey(name))
     }

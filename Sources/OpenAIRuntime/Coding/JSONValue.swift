@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Numbers with an integral value that fits in `Int` (`42`, also `2e3`) are kept exactly as
 /// ``int(_:)``; other numbers are ``double(_:)``.
-/// Object keys keep no order (JSON objects are unordered, RFC 8259 section 4).
+/// Objects keep their members' order (``JSONObject``): the order received when the SDK decoded
+/// them, the order written in code otherwise; equality ignores it (RFC 8259 section 4).
 public enum JSONValue: Sendable, Hashable {
     /// JSON `null`.
     case null
@@ -19,8 +20,8 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     /// An array.
     case array([JSONValue])
-    /// An object.
-    case object([String: JSONValue])
+    /// An object, its members in order.
+    case object(JSONObject)
 }
 
 extension JSONValue: Codable {
@@ -29,6 +30,10 @@ extension JSONValue: Codable {
     /// - Throws: `DecodingError.dataCorrupted` when the value is not JSON (for example a non-JSON
     ///   decoder's binary data).
     public init(from decoder: any Decoder) throws {
+        if let decoding = OrderedDecoding.unwrapping(decoder) {
+            self = decoding.value(at: decoding.node)
+            return
+        }
         // `Decoder` cannot say which JSON type is next, so each kind is tried in turn, and every
         // wrong guess costs a thrown `DecodingError` (with its coding path and message). The order
         // puts the most frequent kinds first: strings, then objects and numbers.
@@ -38,9 +43,9 @@ extension JSONValue: Codable {
         } else if let value = try? single.decode(String.self) {
             self = .string(value)
         } else if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
-            var object: [String: JSONValue] = [:]
-            object.reserveCapacity(container.allKeys.count)
-            for key in container.allKeys {
+            // A decoder that keeps no order: sorted, so the bytes written later are the same.
+            var object = JSONObject()
+            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 object[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
             }
             self = .object(object)
@@ -63,8 +68,14 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Encodes the value as the JSON it holds.
+    /// Encodes the value as the JSON it holds, object members in order.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a number that is not finite.
     public func encode(to encoder: any Encoder) throws {
+        if let encoding = encoder as? OrderedEncoding {
+            encoding.result = .json(self)
+            return
+        }
         switch self {
         case .null:
             var container = encoder.singleValueContainer()
@@ -86,30 +97,42 @@ extension JSONValue: Codable {
             for value in values { try container.encode(value) }
         case .object(let object):
             var container = encoder.container(keyedBy: AnyCodingKey.self)
-            for key in object.keys.sorted() {
-                try container.encode(object[key]!, forKey: AnyCodingKey(key))
+            for (key, value) in object {
+                try container.encode(value, forKey: AnyCodingKey(key))
             }
         }
     }
 }
 
 extension JSONValue {
-    /// Converts any `Encodable` value to the JSON it encodes to.
+    /// Converts any `Encodable` value to the JSON it encodes to (``OrderedJSONEncoder``: members
+    /// in the order the value encodes them).
     ///
     /// - Parameter value: The value to encode.
     /// - Throws: `EncodingError` when the value cannot be encoded as JSON.
     public init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        self = try OrderedJSONEncoder().encodeValue(value)
     }
 
-    /// Decodes a `Decodable` type from this JSON value.
+    /// Parses JSON text.
+    ///
+    /// - Parameter data: The UTF-8 bytes of one JSON value.
+    /// - Throws: `DecodingError.dataCorrupted` (underlying error ``JSONSyntaxError``) when `data`
+    ///   is not JSON.
+    public init(parsing data: Data) throws {
+        self = try OrderedJSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// Decodes a `Decodable` type from this JSON value (``OrderedJSONDecoder``).
     ///
     /// - Parameter type: The type to decode.
     /// - Returns: The decoded value.
-    /// - Throws: `DecodingError` naming the failing field's coding path.
+    /// - Throws: `DecodingError` naming the failing field's coding path; `EncodingError` when the
+    ///   value holds a number that is not finite.
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
+        var writer = JSONTextWriter()
+        try writer.write(self)
+        return try OrderedJSONDecoder().decode(T.self, fromBytes: writer.bytes)
     }
 
     /// The string when this is ``string(_:)``, else `nil`.
@@ -119,7 +142,7 @@ extension JSONValue {
     }
 
     /// The object when this is ``object(_:)``, else `nil`.
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
@@ -143,6 +166,12 @@ extension JSONValue {
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
+
+    /// The element at `index` when this is an array and has one there, else `nil`.
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let values) = self, values.indices.contains(index) else { return nil }
+        return values[index]
+    }
 }
 
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
@@ -156,17 +185,15 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(elements))
     }
 }
 
 extension JSONValue {
-    /// The value as compact JSON text (object members sorted), cut to about `limit` characters
+    /// The value as compact JSON text (object members in order), cut to about `limit` characters
     /// with `…` for descriptions.
     func compactJSON(limit: Int) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let text = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        let text = jsonText
         return text.count > limit ? String(text.prefix(limit)) + "…" : text
     }
 }

@@ -42,3 +42,8 @@ extension Dictionary: MissingValueRepresentable {
     static var missingValue: [Key: Value] { [:] }
     static var isCollection: Bool { true }
 }
+
+extension JSONObject: MissingValueRepresentable {
+    static var missingValue: JSONObject { [:] }
+    static var isCollection: Bool { true }
+}

@@ -1,10 +1,15 @@
-/// Every ``SpecDeviations`` inside a decoded value, with where it was found: for logging spec
-/// drift of a whole reply.
+/// Every ``SpecDeviations`` inside a decoded value, with where it was found, and every member
+/// that an object inside it has beyond its schema (``SpecDeviationReporting/undeclaredMembers``):
+/// for logging spec drift of a whole reply.
 ///
 /// ```swift
 /// let page = try await client.vectorStores.list()
 /// for entry in SpecDeviationReport(page).entries {
 ///     print(entry)  // data[0]: missing usage_bytes
+/// }
+/// let completion = try await client.chat.completions.create(request)
+/// for entry in SpecDeviationReport(completion).undeclaredMembers {
+///     print(entry)  // choices[0].message: reasoning_content
 /// }
 /// ```
 ///
@@ -23,9 +28,29 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
         public var description: String { path.isEmpty ? "\(deviations)" : "\(path): \(deviations)" }
     }
 
+    /// One object's members beyond its schema.
+    public struct UndeclaredEntry: Sendable, Hashable, CustomStringConvertible {
+        /// Where the object is, in Swift property names and array indices
+        /// (`choices[0].message`); empty for the value itself.
+        public var path: String
+        /// The members, in the order received.
+        public var members: JSONObject
+
+        /// `path: name, name`.
+        public var description: String {
+            let names = members.keys.joined(separator: ", ")
+            return path.isEmpty ? names : "\(path): \(names)"
+        }
+    }
+
     /// The objects with deviations, in the order the walk met them (members in declaration
     /// order, elements by index, dictionary values by key).
     public private(set) var entries: [Entry] = []
+
+    /// The objects with members their schema does not declare, in the order the walk met them.
+    /// They are no deviation (a schema allows members it does not name, and servers send them:
+    /// `reasoning_content`, `citations`, `x_groq`), so ``isEmpty`` does not count them.
+    public private(set) var undeclaredMembers: [UndeclaredEntry] = []
 
     /// The events a stream skipped (``OpenAIStream/skippedEvents``), given to
     /// ``init(_:skippedEvents:)``; each says why (``SkippedStreamEvent/decodingError`` names the
@@ -53,9 +78,11 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
     /// Whether no object inside the value deviated from its schema and no event was skipped.
     public var isEmpty: Bool { entries.isEmpty && skippedEvents.isEmpty }
 
-    /// One line per entry, then one per skipped event (`skipped event: …` with why).
+    /// One line per entry, then one per skipped event (`skipped event: …` with why), then one per
+    /// object with undeclared members (`undeclared choices[0].message: reasoning_content`).
     public var description: String {
-        guard !isEmpty else { return "no deviations" }
+        let undeclared = undeclaredMembers.map { "undeclared \($0)" }
+        guard !isEmpty else { return undeclared.isEmpty ? "no deviations" : undeclared.joined(separator: "\n") }
         let skipped = skippedEvents.map { skipped -> String in
             let name = skipped.event.event.map { " `\($0)`" } ?? ""
             let why =
@@ -63,7 +90,7 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
                 ?? (skipped.reason == .notJSON ? "not JSON" : "shares no member with the event type")
             return "skipped event\(name): \(why)"
         }
-        return (entries.map(\.description) + skipped).joined(separator: "\n")
+        return (entries.map(\.description) + skipped + undeclared).joined(separator: "\n")
     }
 
     private mutating func walk(_ value: Any, path: String, depth: Int) {
@@ -74,10 +101,15 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
             for child in mirror.children { walk(child.value, path: path, depth: depth + 1) }
             return
         }
-        if let reporting = value as? any SpecDeviationReporting, !reporting.specDeviations.isEmpty {
-            entries.append(Entry(path: path, deviations: reporting.specDeviations))
+        if let reporting = value as? any SpecDeviationReporting {
+            if !reporting.specDeviations.isEmpty {
+                entries.append(Entry(path: path, deviations: reporting.specDeviations))
+            }
+            if !reporting.undeclaredMembers.isEmpty {
+                undeclaredMembers.append(UndeclaredEntry(path: path, members: reporting.undeclaredMembers))
+            }
         }
-        if value is JSONValue || value is String { return }
+        if value is JSONValue || value is String || value is JSONObject { return }
         switch mirror.displayStyle {
         case .collection?, .set?:
             for (index, child) in mirror.children.enumerated() {
@@ -97,7 +129,7 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
             for child in mirror.children { walk(child.value, path: path, depth: depth + 1) }
         default:
             for child in mirror.children {
-                guard var label = child.label, label != "specDeviations" else { continue }
+                guard var label = child.label, label != "specDeviations", label != "undeclaredMembers" else { continue }
                 if label.hasPrefix("_") { label.removeFirst() }
                 walk(child.value, path: path.isEmpty ? label : "\(path).\(label)", depth: depth + 1)
             }

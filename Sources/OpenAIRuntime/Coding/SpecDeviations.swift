@@ -26,7 +26,7 @@ public struct SpecDeviations: Hashable, Sendable {
             /// property holds its placeholder, or `nil` when it is optional.
             case invalid(received: JSONValue)
             /// A constant member (OpenAPI `const` or single-value `enum`) had another value;
-            /// the value received is kept. Encoding still writes the schema's constant.
+            /// the value received is kept, and encoding writes it back.
             case unexpectedConstant(received: JSONValue)
         }
 

@@ -23,7 +23,7 @@ struct ErrorBody: Equatable {
 
     /// Reads `data`, the (bounded) body of an error reply.
     init(_ data: Data) {
-        if let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
+        if let json = try? JSONValue(parsing: data) {
             self = Self(json)
             if message != nil || code != nil || type != nil { return }
         } else {
@@ -56,7 +56,7 @@ struct ErrorBody: Equatable {
         }
     }
 
-    private mutating func read(_ object: [String: JSONValue]) {
+    private mutating func read(_ object: JSONObject) {
         message = object["message"].flatMap(Self.text) ?? message
         type = object["type"]?.stringValue
         code = object["code"].flatMap(Self.text)

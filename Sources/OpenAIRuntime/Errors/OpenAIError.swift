@@ -166,14 +166,7 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
                 (context.codingPath + [key], "required member is missing")
             case .typeMismatch(_, let context): (context.codingPath, context.debugDescription)
             case .valueNotFound(_, let context): (context.codingPath, context.debugDescription)
-            case .dataCorrupted(let context):
-                // Valid JSON that Foundation cannot read is reported as not JSON: say which limit.
-                (
-                    context.codingPath,
-                    (context.codingPath.isEmpty ? JSONLimits.violation(in: response.body) : nil).map {
-                        "valid JSON that Foundation's JSONDecoder cannot read: \($0)"
-                    } ?? context.debugDescription
-                )
+            case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
             @unknown default: ([], "\(error)")
             }
         let rendered = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

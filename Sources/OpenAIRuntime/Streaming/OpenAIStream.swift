@@ -41,7 +41,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
     /// Decodes one event, returning it with its JSON `type` when `wantsType` (the event has no
     /// `event:` name and the stream ends with a terminal event). Throws `DecodingError`.
     typealias Decode =
-        @Sendable (_ event: ServerSentEvent, _ decoder: JSONDecoder, _ wantsType: Bool) throws -> (
+        @Sendable (_ event: ServerSentEvent, _ decoder: OrderedJSONDecoder, _ wantsType: Bool) throws -> (
             Event, String?
         )
 
@@ -181,7 +181,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
         }
 
         private let stream: OpenAIStream
-        private let decoder: JSONDecoder
+        private let decoder: OrderedJSONDecoder
         /// Whether `Event` is a struct that records deviations (a union's cases record their own):
         /// decided once, not by a cast per event.
         private let reportsDeviations: Bool
@@ -189,13 +189,14 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
 
         fileprivate init(stream: OpenAIStream) {
             self.stream = stream
-            decoder = JSONDecoder()
+            var decoder = OrderedJSONDecoder()
             reportsDeviations = Event.self is any SpecDeviationReporting.Type
             if stream.rules.decodingMode == .strict {
                 // Lenient is the default without the key; an empty `userInfo` costs nothing per
                 // object.
                 decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
             }
+            self.decoder = decoder
         }
 
         /// Returns the next event, connecting first if needed.
@@ -264,6 +265,12 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                 guard let chunk = try await connection.body.next() else {
                     // AsyncThrowingStream ends (rather than throws) when the task is cancelled.
                     try Task.checkCancellation()
+                    if let last = Self.unterminatedLastEvent(connection.parser) {
+                        // The body ended without the blank line after a complete last event.
+                        _ = connection.parser.finish()
+                        connection.pending.append(last)
+                        continue
+                    }
                     try checkEnding(connection)
                     return nil
                 }
@@ -330,7 +337,7 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                 if rules.decodingMode == .strict {
                     throw OpenAIError.decoding(error, response: Self.eventResponse(event, connection.requestID))
                 }
-                let isJSON = (try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8))) != nil
+                let isJSON = (try? JSONValue(parsing: Data(event.data.utf8))) != nil
                 let failure = OpenAIError.decoding(error, response: Self.eventResponse(event, connection.requestID))
                 skip(SkippedStreamEvent(event: event, reason: isJSON ? .notAnEvent : .notJSON, decodingError: failure))
                 return .skip
@@ -351,6 +358,16 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
         private func skip(_ skipped: SkippedStreamEvent) {
             stream.consumption.recordSkipped(skipped)
             stream.skippedEventHandler?(skipped)
+        }
+
+        /// The last event of a body that ended without the blank line after it, when it is whole:
+        /// `[DONE]`, or data that is complete JSON. Data cut off inside its JSON is `nil`: the
+        /// stream was truncated.
+        private static func unterminatedLastEvent(_ parser: ServerSentEventParser) -> ServerSentEvent? {
+            guard let event = parser.pendingEvent else { return nil }
+            if event.data.hasPrefix(ServerSentEventDecoder<Event>.doneSentinel) { return event }
+            guard (try? JSONValue(parsing: Data(event.data.utf8))) != nil else { return nil }
+            return event
         }
 
         /// At the end of the body: throws unless the stream is complete.

@@ -106,6 +106,19 @@ public struct ServerSentEventParser: Sendable {
         return result
     }
 
+    /// The event that the pending lines would dispatch if a blank line followed them, or `nil`
+    /// when they hold no data: what a server that ends its body without the final blank line
+    /// meant to send (`data: [DONE]\n` and the end of the body, as Anthropic's OpenAI-compatible
+    /// endpoint ends its streams). WHATWG 9.2.6 discards it; a client may look at it to tell such
+    /// an ending from a body cut off in the middle of an event.
+    public var pendingEvent: ServerSentEvent? {
+        guard hasPendingData else { return nil }
+        var copy = self
+        var events: [ServerSentEvent] = []
+        copy.consume([0x0A, 0x0A], into: &events)
+        return events.first
+    }
+
     /// Feeds the next chunk of the body and returns the events it completed.
     ///
     /// - Parameters:

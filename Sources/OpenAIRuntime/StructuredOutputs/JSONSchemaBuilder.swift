@@ -177,7 +177,7 @@ final class JSONSchemaBuilder {
             do {
                 let decoder = JSONDecoder()
                 decoder.dateDecodingStrategy = .iso8601
-                let value = try decoder.decode(T.self, from: JSONEncoder().encode(instance))
+                let value = try decoder.decode(T.self, from: OrderedJSONEncoder().encode(instance))
                 placeholders[ObjectIdentifier(type)] = value
                 return value
             } catch {
@@ -217,7 +217,7 @@ final class JSONSchemaBuilder {
         case .array: return []
         case .dictionary: return [:]
         case .object(let properties):
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for property in properties where property.isRequired {
                 members[property.name] = instance(of: property.schema, definitions: definitions, depth: depth + 1)
             }

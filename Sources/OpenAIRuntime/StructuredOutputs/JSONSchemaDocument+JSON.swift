@@ -29,7 +29,7 @@ extension JSONSchemaDocument {
     /// - Throws: ``JSONSchemaError`` at a JSON pointer into the document, in strict mode, for what
     ///   strict mode does not accept: a dictionary (free member names), a schema that allows any
     ///   value, a root that is not a non-nullable object, or more than ``StrictLimits`` allow.
-    public func jsonObject(strict: Bool, limits: StrictLimits = StrictLimits()) throws -> [String: JSONValue] {
+    public func jsonObject(strict: Bool, limits: StrictLimits = StrictLimits()) throws -> JSONObject {
         var writer = SchemaJSONWriter(document: self, strict: strict)
         if strict {
             guard case .object = root.kind, !root.isNullable else {
@@ -40,7 +40,7 @@ extension JSONSchemaDocument {
         var object = try writer.write(root, pointer: "#").objectValue ?? [:]
         // Every definition in plain mode; in strict mode those written as a `$ref`, including the
         // ones first reached from another definition (writing one can reference more).
-        var definitionsJSON: [String: JSONValue] = [:]
+        var definitionsJSON = JSONObject()
         while let next = definitions.first(where: {
             (!strict || writer.referenced.contains($0.name)) && definitionsJSON[$0.name] == nil
         }) {
@@ -164,7 +164,7 @@ private struct SchemaJSONWriter {
     }
 
     mutating func write(_ schema: JSONSchema, pointer: String) throws -> JSONValue {
-        var object: [String: JSONValue] = [:]
+        var object = JSONObject()
         let typeName: String?
         switch schema.kind {
         case .string(let format):
@@ -182,7 +182,7 @@ private struct SchemaJSONWriter {
             object["items"] = try write(items, pointer: pointer + "/items")
         case .object(let properties):
             typeName = "object"
-            var members: [String: JSONValue] = [:]
+            var members = JSONObject()
             for property in properties {
                 var value = property.schema
                 if strict && !property.isRequired { value.isNullable = true }
@@ -220,11 +220,14 @@ private struct SchemaJSONWriter {
             }
             typeName = nil
         }
+        // `type` first, then `description`, then the keywords of the kind, in the order written.
+        var result = JSONObject()
         if let typeName {
-            object["type"] = schema.isNullable && typeName != "null" ? [.string(typeName), "null"] : .string(typeName)
+            result["type"] = schema.isNullable && typeName != "null" ? [.string(typeName), "null"] : .string(typeName)
         }
-        if let description = schema.description { object["description"] = .string(description) }
-        return .object(object)
+        if let description = schema.description { result["description"] = .string(description) }
+        result.merge(object)
+        return .object(result)
     }
 
     private mutating func writeReference(
@@ -253,7 +256,7 @@ private struct SchemaJSONWriter {
             )
         }
         let ref: JSONValue = ["$ref": .string(target)]
-        var result: [String: JSONValue]
+        var result: JSONObject
         if schema.isNullable {
             result = ["anyOf": [ref, ["type": "null"]]]
         } else {

@@ -38,7 +38,7 @@ public struct PartialJSONDecoder: Sendable {
     /// its storage only when a snapshot (``value``) shares it.
     private struct Frame: Sendable {
         var isObject: Bool
-        var members: [String: JSONValue] = [:]
+        var members = JSONObject()
         var elements: [JSONValue] = []
         /// The name of the member being read, once complete.
         var key: String?

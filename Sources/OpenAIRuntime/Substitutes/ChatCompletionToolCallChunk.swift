@@ -38,6 +38,8 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         public var function: FunctionFragment?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members the fragment has beyond these, in the order received.
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a function-call fragment.
         ///
@@ -51,10 +53,6 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
             self.function = function
         }
 
-        enum CodingKeys: String, CodingKey {
-            case index, id, type, function
-        }
-
         /// Decodes a function-call fragment.
         ///
         /// - Throws: `DecodingError` when the value is not an object, or in
@@ -65,27 +63,33 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
             index = try reader.required(Int.self, "index")
             id = try reader.optional(String.self, "id")
             function = try reader.optional(FunctionFragment.self, "function")
+            undeclaredMembers = reader.undeclaredMembers()
             specDeviations = reader.finish()
         }
 
-        /// Encodes the fragment with `type: function`.
+        /// Encodes the fragment with `type: function`, then its ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encodeIfPresent(id, forKey: .id)
-            try container.encode("function", forKey: .type)
-            try container.encodeIfPresent(function, forKey: .function)
+            var writer = ObjectWriter(encoder, specDeviations)
+            try writer.encode(index, "index")
+            try writer.encodeIfPresent(id, "id")
+            try writer.encode("function", "type")
+            try writer.encodeIfPresent(function, "function")
+            try writer.encode(undeclared: undeclaredMembers)
         }
     }
 
     /// The name and a piece of the arguments of a function call.
-    public struct FunctionFragment: Codable, Hashable, Sendable {
+    public struct FunctionFragment: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The function's name (first fragment).
         public var name: String?
         /// A piece of the JSON arguments; concatenate the pieces of one call.
         public var arguments: String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members the fragment has beyond these, in the order received.
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a fragment.
         ///
@@ -95,6 +99,28 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         public init(name: String? = nil, arguments: String? = nil) {
             self.name = name
             self.arguments = arguments
+        }
+
+        /// Decodes the fragment.
+        ///
+        /// - Throws: `DecodingError` when the value is not an object, or in
+        ///   ``DecodingMode/strict`` when a member is of another type.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            name = try reader.optional(String.self, "name")
+            arguments = try reader.optional(String.self, "arguments")
+            undeclaredMembers = reader.undeclaredMembers()
+            specDeviations = reader.finish()
+        }
+
+        /// Encodes the fragment, then its ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, specDeviations)
+            try writer.encodeIfPresent(name, "name")
+            try writer.encodeIfPresent(arguments, "arguments")
+            try writer.encode(undeclared: undeclaredMembers)
         }
     }
 
@@ -108,6 +134,8 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         public var custom: CustomFragment?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members the fragment has beyond these, in the order received.
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a custom tool-call fragment.
         ///
@@ -121,10 +149,6 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
             self.custom = custom
         }
 
-        enum CodingKeys: String, CodingKey {
-            case index, id, type, custom
-        }
-
         /// Decodes a custom tool-call fragment.
         ///
         /// - Throws: `DecodingError` when the value is not an object, or in
@@ -135,27 +159,33 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
             index = try reader.required(Int.self, "index")
             id = try reader.optional(String.self, "id")
             custom = try reader.optional(CustomFragment.self, "custom")
+            undeclaredMembers = reader.undeclaredMembers()
             specDeviations = reader.finish()
         }
 
-        /// Encodes the fragment with `type: custom`.
+        /// Encodes the fragment with `type: custom`, then its ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encodeIfPresent(id, forKey: .id)
-            try container.encode("custom", forKey: .type)
-            try container.encodeIfPresent(custom, forKey: .custom)
+            var writer = ObjectWriter(encoder, specDeviations)
+            try writer.encode(index, "index")
+            try writer.encodeIfPresent(id, "id")
+            try writer.encode("custom", "type")
+            try writer.encodeIfPresent(custom, "custom")
+            try writer.encode(undeclared: undeclaredMembers)
         }
     }
 
     /// The name and a piece of the input of a custom tool call.
-    public struct CustomFragment: Codable, Hashable, Sendable {
+    public struct CustomFragment: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The custom tool's name (first fragment).
         public var name: String?
         /// A piece of the free-form input; concatenate the pieces of one call.
         public var input: String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members the fragment has beyond these, in the order received.
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a fragment.
         ///
@@ -165,6 +195,28 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         public init(name: String? = nil, input: String? = nil) {
             self.name = name
             self.input = input
+        }
+
+        /// Decodes the fragment.
+        ///
+        /// - Throws: `DecodingError` when the value is not an object, or in
+        ///   ``DecodingMode/strict`` when a member is of another type.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            name = try reader.optional(String.self, "name")
+            input = try reader.optional(String.self, "input")
+            undeclaredMembers = reader.undeclaredMembers()
+            specDeviations = reader.finish()
+        }
+
+        /// Encodes the fragment, then its ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, specDeviations)
+            try writer.encodeIfPresent(name, "name")
+            try writer.encodeIfPresent(input, "input")
+            try writer.encode(undeclared: undeclaredMembers)
         }
     }
 

@@ -177,6 +177,9 @@ extension EvalsAPI {
         public var metadata: Metadata?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `UpdateRequest`.
         ///
@@ -192,7 +195,7 @@ extension EvalsAPI {
         }
 
         /// Decodes `UpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -200,16 +203,18 @@ extension EvalsAPI {
             var reader = try ObjectReader(decoder)
             self.name = try reader.optional(Swift.String.self, "name")
             self.metadata = try reader.optional(Metadata.self, "metadata")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.metadata, "metadata")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -220,6 +225,9 @@ extension EvalsAPI {
         public var evalID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `DeleteResponse`.
         public init(
@@ -233,7 +241,7 @@ extension EvalsAPI {
         }
 
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -242,17 +250,19 @@ extension EvalsAPI {
             self.object = try reader.required(Swift.String.self, "object")
             self.deleted = try reader.required(Swift.Bool.self, "deleted")
             self.evalID = try reader.required(Swift.String.self, "eval_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.object, "object")
             try writer.encode(self.deleted, "deleted")
             try writer.encode(self.evalID, "eval_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -447,6 +457,9 @@ extension EvalsRunsAPI {
         public var runID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `DeleteResponse`.
         public init(
@@ -460,7 +473,7 @@ extension EvalsRunsAPI {
         }
 
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -469,17 +482,19 @@ extension EvalsRunsAPI {
             self.object = try reader.optional(Swift.String.self, "object")
             self.deleted = try reader.optional(Swift.Bool.self, "deleted")
             self.runID = try reader.optional(Swift.String.self, "run_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.object, "object")
             try writer.encodeIfPresent(self.deleted, "deleted")
             try writer.encodeIfPresent(self.runID, "run_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

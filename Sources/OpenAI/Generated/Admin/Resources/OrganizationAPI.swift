@@ -178,6 +178,9 @@ extension OrganizationAdminAPIKeysAPI {
         public var expiresInSeconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CreateRequest`.
         ///
@@ -193,7 +196,7 @@ extension OrganizationAdminAPIKeysAPI {
         }
 
         /// Decodes `CreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -201,16 +204,18 @@ extension OrganizationAdminAPIKeysAPI {
             var reader = try ObjectReader(decoder)
             self.name = try reader.required(Swift.String.self, "name")
             self.expiresInSeconds = try reader.optional(Swift.Int.self, "expires_in_seconds")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.name, "name")
             try writer.encodeIfPresent(self.expiresInSeconds, "expires_in_seconds")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -220,6 +225,9 @@ extension OrganizationAdminAPIKeysAPI {
         public var deleted: Swift.Bool
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `DeleteResponse`.
         public init(
@@ -231,7 +239,7 @@ extension OrganizationAdminAPIKeysAPI {
         }
 
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -240,17 +248,19 @@ extension OrganizationAdminAPIKeysAPI {
             try reader.constant("object", is: "organization.admin_api_key.deleted", required: true)
             self.id = try reader.required(Swift.String.self, "id")
             self.deleted = try reader.required(Swift.Bool.self, "deleted")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("organization.admin_api_key.deleted", "object")
             try writer.encode(self.id, "id")
             try writer.encode(self.deleted, "deleted")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -367,6 +377,9 @@ extension OrganizationAuditLogsAPI {
         public var lte: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ListEffectiveAt`.
         ///
@@ -388,7 +401,7 @@ extension OrganizationAuditLogsAPI {
         }
 
         /// Decodes `ListEffectiveAt` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -398,18 +411,20 @@ extension OrganizationAuditLogsAPI {
             self.gte = try reader.optional(Swift.Int.self, "gte")
             self.lt = try reader.optional(Swift.Int.self, "lt")
             self.lte = try reader.optional(Swift.Int.self, "lte")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.gt, "gt")
             try writer.encodeIfPresent(self.gte, "gte")
             try writer.encodeIfPresent(self.lt, "lt")
             try writer.encodeIfPresent(self.lte, "lte")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

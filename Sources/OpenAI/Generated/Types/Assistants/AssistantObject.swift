@@ -61,6 +61,9 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssistantObject`.
     ///
@@ -106,7 +109,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `AssistantObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -125,14 +128,15 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.topP = try reader.optional(Swift.Double.self, "top_p")
         self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, "response_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("assistant", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -146,6 +150,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encodeIfPresent(self.topP, "top_p")
         try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -198,6 +203,9 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         public var fileSearch: AssistantObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ToolResources`.
         public init(
@@ -209,7 +217,7 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -217,16 +225,18 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             var reader = try ObjectReader(decoder)
             self.codeInterpreter = try reader.optional(AssistantObject.ToolResources.CodeInterpreter.self, "code_interpreter")
             self.fileSearch = try reader.optional(AssistantObject.ToolResources.FileSearch.self, "file_search")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
             try writer.encodeIfPresent(self.fileSearch, "file_search")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -237,6 +247,9 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -247,22 +260,24 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -274,6 +289,9 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `FileSearch`.
             ///
@@ -284,22 +302,24 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.vectorStoreIDs = try reader.optional([Swift.String].self, "vector_store_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }

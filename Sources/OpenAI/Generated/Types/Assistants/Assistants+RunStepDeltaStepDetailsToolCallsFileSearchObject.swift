@@ -13,9 +13,12 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatab
     /// The ID of the tool call object.
     public var id: Swift.String?
     /// For now, this is always going to be an empty object.
-    public var fileSearch: [Swift.String: JSONValue]
+    public var fileSearch: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsFileSearchObject`.
     ///
@@ -25,7 +28,7 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatab
     ///   - id: The ID of the tool call object.
     public init(
         index: Swift.Int,
-        fileSearch: [Swift.String: JSONValue],
+        fileSearch: JSONObject,
         id: Swift.String? = nil
     ) {
         self.index = index
@@ -34,7 +37,7 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatab
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -43,19 +46,21 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatab
         try reader.constant("type", is: "file_search", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.id = try reader.optional(Swift.String.self, "id")
-        self.fileSearch = try reader.required([Swift.String: JSONValue].self, "file_search")
+        self.fileSearch = try reader.required(JSONObject.self, "file_search")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.fileSearch, "file_search")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -71,6 +76,9 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
     public var function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsFunctionObject`.
     ///
@@ -89,7 +97,7 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -99,18 +107,20 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         self.index = try reader.required(Swift.Int.self, "index")
         self.id = try reader.optional(Swift.String.self, "id")
         self.function = try reader.optional(RunStepDeltaStepDetailsToolCallsFunctionObject.Function.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The definition of the function that was called.
@@ -125,6 +135,9 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Function`.
         ///
@@ -143,7 +156,7 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -152,17 +165,19 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
             self.name = try reader.optional(Swift.String.self, "name")
             self.arguments = try reader.optional(Swift.String.self, "arguments")
             self.output = try reader.optional(Swift.String.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.arguments, "arguments")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -175,6 +190,9 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendab
     public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
     ///
@@ -185,7 +203,7 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendab
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -193,16 +211,18 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendab
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "tool_calls", required: true)
         self.toolCalls = try reader.optional([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, "tool_calls")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_calls", "type")
         try writer.encodeIfPresent(self.toolCalls, "tool_calls")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -255,6 +275,9 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
     public var messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsMessageCreationObject`.
     public init(messageCreation: RunStepDetailsMessageCreationObject.MessageCreation) {
@@ -262,7 +285,7 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
     }
 
     /// Decodes `RunStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -270,16 +293,18 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message_creation", required: true)
         self.messageCreation = try reader.required(RunStepDetailsMessageCreationObject.MessageCreation.self, "message_creation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message_creation", "type")
         try writer.encode(self.messageCreation, "message_creation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject/properties/message_creation`.
@@ -288,6 +313,9 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
         public var messageID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `MessageCreation`.
         ///
@@ -298,22 +326,24 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
         }
 
         /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.messageID = try reader.required(Swift.String.self, "message_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.messageID, "message_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -328,6 +358,9 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
     public var codeInterpreter: RunStepDetailsToolCallsCodeObject.CodeInterpreter
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsCodeObject`.
     ///
@@ -343,7 +376,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `RunStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -352,17 +385,19 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "code_interpreter", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.codeInterpreter = try reader.required(RunStepDetailsToolCallsCodeObject.CodeInterpreter.self, "code_interpreter")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("code_interpreter", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.codeInterpreter, "code_interpreter")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The Code Interpreter tool call definition.
@@ -375,6 +410,9 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
         public var outputs: [RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CodeInterpreter`.
         ///
@@ -390,7 +428,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
         }
 
         /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -398,16 +436,18 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
             var reader = try ObjectReader(decoder)
             self.input = try reader.required(Swift.String.self, "input")
             self.outputs = try reader.required([RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, "outputs")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.input, "input")
             try writer.encode(self.outputs, "outputs")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -456,6 +496,9 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
     public var image: RunStepDetailsToolCallsCodeOutputImageObject.Image
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputImageObject`.
     public init(image: RunStepDetailsToolCallsCodeOutputImageObject.Image) {
@@ -463,7 +506,7 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
     }
 
     /// Decodes `RunStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -471,16 +514,18 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image", required: true)
         self.image = try reader.required(RunStepDetailsToolCallsCodeOutputImageObject.Image.self, "image")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image", "type")
         try writer.encode(self.image, "image")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject/properties/image`.
@@ -489,6 +534,9 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Image`.
         ///
@@ -499,22 +547,24 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
         }
 
         /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.required(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -527,6 +577,9 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, S
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputLogsObject`.
     ///
@@ -537,7 +590,7 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, S
     }
 
     /// Decodes `RunStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -545,16 +598,18 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, S
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "logs", required: true)
         self.logs = try reader.required(Swift.String.self, "logs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("logs", "type")
         try writer.encode(self.logs, "logs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -568,6 +623,9 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
     public var fileSearch: RunStepDetailsToolCallsFileSearchObject.FileSearch
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchObject`.
     ///
@@ -583,7 +641,7 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
     }
 
     /// Decodes `RunStepDetailsToolCallsFileSearchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -592,17 +650,19 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
         try reader.constant("type", is: "file_search", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.fileSearch = try reader.required(RunStepDetailsToolCallsFileSearchObject.FileSearch.self, "file_search")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.fileSearch, "file_search")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// For now, this is always going to be an empty object.
@@ -615,6 +675,9 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
         public var results: [RunStepDetailsToolCallsFileSearchResultObject]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FileSearch`.
         ///
@@ -630,7 +693,7 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
         }
 
         /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -638,16 +701,18 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
             var reader = try ObjectReader(decoder)
             self.rankingOptions = try reader.optional(RunStepDetailsToolCallsFileSearchRankingOptionsObject.self, "ranking_options")
             self.results = try reader.optional([RunStepDetailsToolCallsFileSearchResultObject].self, "results")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
             try writer.encodeIfPresent(self.results, "results")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -664,6 +729,9 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Eq
     public var scoreThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
     ///
@@ -679,7 +747,7 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Eq
     }
 
     /// Decodes `RunStepDetailsToolCallsFileSearchRankingOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -687,16 +755,18 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Eq
         var reader = try ObjectReader(decoder)
         self.ranker = try reader.required(FileSearchRanker.self, "ranker")
         self.scoreThreshold = try reader.required(Swift.Double.self, "score_threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.ranker, "ranker")
         try writer.encode(self.scoreThreshold, "score_threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -716,6 +786,9 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
     public var content: [RunStepDetailsToolCallsFileSearchResultObject.ContentItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchResultObject`.
     ///
@@ -737,7 +810,7 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
     }
 
     /// Decodes `RunStepDetailsToolCallsFileSearchResultObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -747,18 +820,20 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
         self.fileName = try reader.required(Swift.String.self, "file_name")
         self.score = try reader.required(Swift.Double.self, "score")
         self.content = try reader.optional([RunStepDetailsToolCallsFileSearchResultObject.ContentItem].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.fileName, "file_name")
         try writer.encode(self.score, "score")
         try writer.encodeIfPresent(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject/properties/content/items`.
@@ -767,6 +842,9 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ContentItem`.
         ///
@@ -777,7 +855,7 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -785,16 +863,18 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "text", required: false)
             self.text = try reader.optional(Swift.String.self, "text")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("text", "type")
             try writer.encodeIfPresent(self.text, "text")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -809,6 +889,9 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
     public var function: RunStepDetailsToolCallsFunctionObject.Function
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsFunctionObject`.
     ///
@@ -824,7 +907,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RunStepDetailsToolCallsFunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -833,17 +916,19 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         try reader.constant("type", is: "function", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.function = try reader.required(RunStepDetailsToolCallsFunctionObject.Function.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The definition of the function that was called.
@@ -858,6 +943,9 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Function`.
         ///
@@ -876,7 +964,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -885,17 +973,19 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
             self.name = try reader.required(Swift.String.self, "name")
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.output = try reader.optional(Swift.String.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.name, "name")
             try writer.encode(self.arguments, "arguments")
             try writer.encode(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -908,6 +998,9 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
     public var toolCalls: [RunStepDetailsToolCallsObject.ToolCall]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDetailsToolCallsObject`.
     ///
@@ -918,7 +1011,7 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `RunStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -926,16 +1019,18 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "tool_calls", required: true)
         self.toolCalls = try reader.required([RunStepDetailsToolCallsObject.ToolCall].self, "tool_calls")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_calls", "type")
         try writer.encode(self.toolCalls, "tool_calls")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -981,301 +1076,6 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
     }
 }
 
-/// Represents a step in execution of a run.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepObject`.
-public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The identifier of the run step, which can be referenced in API endpoints.
-    public var id: Swift.String
-    /// The Unix timestamp (in seconds) for when the run step was created.
-    public var createdAt: Swift.Int
-    /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) associated with the run step.
-    public var assistantID: Swift.String
-    /// The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was run.
-    public var threadID: Swift.String
-    /// The ID of the [run](https://platform.openai.com/docs/api-reference/runs) that this run step is a part of.
-    public var runID: Swift.String
-    /// The type of run step, which can be either `message_creation` or `tool_calls`.
-    public var type: RunStepObject.TypeValue
-    /// The status of the run step, which can be either `in_progress`, `cancelled`, `failed`, `completed`, or `expired`.
-    public var status: RunStepObject.Status
-    /// The details of the run step.
-    public var stepDetails: RunStepObject.StepDetails
-    /// The last error associated with this run step. Will be `null` if there are no errors.
-    public var lastError: RunStepObject.LastError?
-    /// The Unix timestamp (in seconds) for when the run step expired. A step is considered expired if the parent run is expired.
-    public var expiredAt: Swift.Int?
-    /// The Unix timestamp (in seconds) for when the run step was cancelled.
-    public var cancelledAt: Swift.Int?
-    /// The Unix timestamp (in seconds) for when the run step failed.
-    public var failedAt: Swift.Int?
-    /// The Unix timestamp (in seconds) for when the run step completed.
-    public var completedAt: Swift.Int?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// Usage statistics related to the run step. This value will be `null` while the run step's status is `in_progress`.
-    public var usage: RunStepCompletionUsage?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RunStepObject`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier of the run step, which can be referenced in API endpoints.
-    ///   - createdAt: The Unix timestamp (in seconds) for when the run step was created.
-    ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) associated with the run step.
-    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was run.
-    ///   - runID: The ID of the [run](https://platform.openai.com/docs/api-reference/runs) that this run step is a part of.
-    ///   - type: The type of run step, which can be either `message_creation` or `tool_calls`.
-    ///   - status: The status of the run step, which can be either `in_progress`, `cancelled`, `failed`, `completed`, or `expired`.
-    ///   - stepDetails: The details of the run step.
-    ///   - lastError: The last error associated with this run step.
-    ///   - expiredAt: The Unix timestamp (in seconds) for when the run step expired.
-    ///   - cancelledAt: The Unix timestamp (in seconds) for when the run step was cancelled.
-    ///   - failedAt: The Unix timestamp (in seconds) for when the run step failed.
-    ///   - completedAt: The Unix timestamp (in seconds) for when the run step completed.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    ///   - usage: Usage statistics related to the run step.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        assistantID: Swift.String,
-        threadID: Swift.String,
-        runID: Swift.String,
-        type: RunStepObject.TypeValue,
-        status: RunStepObject.Status,
-        stepDetails: RunStepObject.StepDetails,
-        lastError: RunStepObject.LastError? = nil,
-        expiredAt: Swift.Int? = nil,
-        cancelledAt: Swift.Int? = nil,
-        failedAt: Swift.Int? = nil,
-        completedAt: Swift.Int? = nil,
-        metadata: Metadata? = nil,
-        usage: RunStepCompletionUsage? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.assistantID = assistantID
-        self.threadID = threadID
-        self.runID = runID
-        self.type = type
-        self.status = status
-        self.stepDetails = stepDetails
-        self.lastError = lastError
-        self.expiredAt = expiredAt
-        self.cancelledAt = cancelledAt
-        self.failedAt = failedAt
-        self.completedAt = completedAt
-        self.metadata = metadata
-        self.usage = usage
-    }
-
-    /// Decodes `RunStepObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "thread.run.step", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.createdAt = try reader.required(Swift.Int.self, "created_at")
-        self.assistantID = try reader.required(Swift.String.self, "assistant_id")
-        self.threadID = try reader.required(Swift.String.self, "thread_id")
-        self.runID = try reader.required(Swift.String.self, "run_id")
-        self.type = try reader.required(RunStepObject.TypeValue.self, "type")
-        self.status = try reader.required(RunStepObject.Status.self, "status")
-        self.stepDetails = try reader.required(RunStepObject.StepDetails.self, "step_details")
-        self.lastError = try reader.optional(RunStepObject.LastError.self, "last_error")
-        self.expiredAt = try reader.optional(Swift.Int.self, "expired_at")
-        self.cancelledAt = try reader.optional(Swift.Int.self, "cancelled_at")
-        self.failedAt = try reader.optional(Swift.Int.self, "failed_at")
-        self.completedAt = try reader.optional(Swift.Int.self, "completed_at")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.usage = try reader.optional(RunStepCompletionUsage.self, "usage")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
-        try writer.encode("thread.run.step", "object")
-        try writer.encode(self.id, "id")
-        try writer.encode(self.createdAt, "created_at")
-        try writer.encode(self.assistantID, "assistant_id")
-        try writer.encode(self.threadID, "thread_id")
-        try writer.encode(self.runID, "run_id")
-        try writer.encode(self.type, "type")
-        try writer.encode(self.status, "status")
-        try writer.encode(self.stepDetails, "step_details")
-        try writer.encode(self.lastError, "last_error")
-        try writer.encode(self.expiredAt, "expired_at")
-        try writer.encode(self.cancelledAt, "cancelled_at")
-        try writer.encode(self.failedAt, "failed_at")
-        try writer.encode(self.completedAt, "completed_at")
-        try writer.encode(self.metadata, "metadata")
-        try writer.encode(self.usage, "usage")
-    }
-
-    /// The type of run step, which can be either `message_creation` or `tool_calls`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `message_creation`
-        public static var messageCreation: Self { Self(rawValue: "message_creation") }
-
-        /// `tool_calls`
-        public static var toolCalls: Self { Self(rawValue: "tool_calls") }
-    }
-
-    /// The status of the run step, which can be either `in_progress`, `cancelled`, `failed`, `completed`, or `expired`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/status`.
-    public struct Status: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `cancelled`
-        public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `expired`
-        public static var expired: Self { Self(rawValue: "expired") }
-    }
-
-    /// The details of the run step.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/step_details`.
-    public enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
-        case messageCreation(RunStepDetailsMessageCreationObject)
-        /// Details of the tool call. Selected when `type` is `tool_calls`.
-        case toolCalls(RunStepDetailsToolCallsObject)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "message_creation":
-                self = .messageCreation(try RunStepDetailsMessageCreationObject(from: decoder))
-            case "tool_calls":
-                self = .toolCalls(try RunStepDetailsToolCallsObject(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .messageCreation(let value): try value.encode(to: encoder)
-            case .toolCalls(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// The last error associated with this run step. Will be `null` if there are no errors.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/last_error/anyOf/0`.
-    public struct LastError: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// One of `server_error` or `rate_limit_exceeded`.
-        public var code: RunStepObject.LastError.Code
-        /// A human-readable description of the error.
-        public var message: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `LastError`.
-        ///
-        /// - Parameters:
-        ///   - code: One of `server_error` or `rate_limit_exceeded`.
-        ///   - message: A human-readable description of the error.
-        public init(
-            code: RunStepObject.LastError.Code,
-            message: Swift.String
-        ) {
-            self.code = code
-            self.message = message
-        }
-
-        /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.code = try reader.required(RunStepObject.LastError.Code.self, "code")
-            self.message = try reader.required(Swift.String.self, "message")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encode(self.code, "code")
-            try writer.encode(self.message, "message")
-        }
-
-        /// One of `server_error` or `rate_limit_exceeded`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/last_error/anyOf/0/properties/code`.
-        public struct Code: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `server_error`
-            public static var serverError: Self { Self(rawValue: "server_error") }
-
-            /// `rate_limit_exceeded`
-            public static var rateLimitExceeded: Self { Self(rawValue: "rate_limit_exceeded") }
-        }
-    }
-}
-
 /// Tool call objects
 ///
 /// - Remark: Generated from `#/components/schemas/RunToolCallObject`.
@@ -1286,6 +1086,9 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
     public var function: RunToolCallObject.Function
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunToolCallObject`.
     ///
@@ -1301,7 +1104,7 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `RunToolCallObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1310,17 +1113,19 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
         try reader.constant("type", is: "function", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.function = try reader.required(RunToolCallObject.Function.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The function definition.
@@ -1333,6 +1138,9 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
         public var arguments: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Function`.
         ///
@@ -1348,7 +1156,7 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1356,16 +1164,18 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
             var reader = try ObjectReader(decoder)
             self.name = try reader.required(Swift.String.self, "name")
             self.arguments = try reader.required(Swift.String.self, "arguments")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.name, "name")
             try writer.encode(self.arguments, "arguments")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1378,6 +1188,9 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SubmitToolOutputsRunRequest`.
     ///
@@ -1393,7 +1206,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `SubmitToolOutputsRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1401,16 +1214,18 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         self.toolOutputs = try reader.required([SubmitToolOutputsRunRequest.ToolOutput].self, "tool_outputs")
         self.stream = try reader.optional(Swift.Bool.self, "stream")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.toolOutputs, "tool_outputs")
         try writer.encodeIfPresent(self.stream, "stream")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest/properties/tool_outputs/items`.
@@ -1421,6 +1236,9 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ToolOutput`.
         ///
@@ -1436,7 +1254,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
         }
 
         /// Decodes `ToolOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1444,16 +1262,18 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
             var reader = try ObjectReader(decoder)
             self.toolCallID = try reader.optional(Swift.String.self, "tool_call_id")
             self.output = try reader.optional(Swift.String.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.toolCallID, "tool_call_id")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1477,6 +1297,9 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ThreadObject`.
     ///
@@ -1498,7 +1321,7 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `ThreadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1509,19 +1332,21 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.toolResources = try reader.optional(ThreadObject.ToolResources.self, "tool_resources")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.toolResources, "tool_resources")
         try writer.encode(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
@@ -1532,6 +1357,9 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         public var fileSearch: ThreadObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ToolResources`.
         public init(
@@ -1543,7 +1371,7 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1551,16 +1379,18 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             var reader = try ObjectReader(decoder)
             self.codeInterpreter = try reader.optional(ThreadObject.ToolResources.CodeInterpreter.self, "code_interpreter")
             self.fileSearch = try reader.optional(ThreadObject.ToolResources.FileSearch.self, "file_search")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
             try writer.encodeIfPresent(self.fileSearch, "file_search")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -1571,6 +1401,9 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -1581,22 +1414,24 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -1608,6 +1443,9 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `FileSearch`.
             ///
@@ -1618,22 +1456,24 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.vectorStoreIDs = try reader.optional([Swift.String].self, "vector_store_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1649,6 +1489,9 @@ public struct ThreadStreamEvent: Codable, Equatable, Sendable, SpecDeviationRepo
     public var data: ThreadObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ThreadStreamEvent`.
     ///
@@ -1664,7 +1507,7 @@ public struct ThreadStreamEvent: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `ThreadStreamEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1673,17 +1516,19 @@ public struct ThreadStreamEvent: Codable, Equatable, Sendable, SpecDeviationRepo
         try reader.constant("event", is: "thread.created", required: true)
         self.enabled = try reader.optional(Swift.Bool.self, "enabled")
         self.data = try reader.required(ThreadObject.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread.created", "event")
         try writer.encodeIfPresent(self.enabled, "enabled")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1699,6 +1544,9 @@ public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationRepor
     public var lastMessages: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TruncationObject`.
     ///
@@ -1714,7 +1562,7 @@ public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `TruncationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1722,16 +1570,18 @@ public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationRepor
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(TruncationObject.TypeValue.self, "type")
         self.lastMessages = try reader.optional(Swift.Int.self, "last_messages")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.lastMessages, "last_messages")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.

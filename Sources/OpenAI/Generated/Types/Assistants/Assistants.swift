@@ -224,28 +224,33 @@ public struct AssistantSupportedModels: OpenEnum {
 public struct AssistantToolsCode: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssistantToolsCode`.
     public init() {
     }
 
     /// Decodes `AssistantToolsCode` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "code_interpreter", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("code_interpreter", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -257,6 +262,9 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
     public var fileSearch: AssistantToolsFileSearch.FileSearch?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssistantToolsFileSearch`.
     ///
@@ -267,7 +275,7 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `AssistantToolsFileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -275,16 +283,18 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "file_search", required: true)
         self.fileSearch = try reader.optional(AssistantToolsFileSearch.FileSearch.self, "file_search")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search", "type")
         try writer.encodeIfPresent(self.fileSearch, "file_search")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Overrides for the file search tool.
@@ -303,6 +313,9 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
         public var rankingOptions: FileSearchRankingOptions?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FileSearch`.
         ///
@@ -318,7 +331,7 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -326,16 +339,18 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
             var reader = try ObjectReader(decoder)
             self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
             self.rankingOptions = try reader.optional(FileSearchRankingOptions.self, "ranking_options")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
             try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -346,28 +361,33 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
 public struct AssistantToolsFileSearchTypeOnly: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssistantToolsFileSearchTypeOnly`.
     public init() {
     }
 
     /// Decodes `AssistantToolsFileSearchTypeOnly` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "file_search", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -378,6 +398,9 @@ public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviatio
     public var function: FunctionObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssistantToolsFunction`.
     public init(function: FunctionObject) {
@@ -385,7 +408,7 @@ public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `AssistantToolsFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -393,16 +416,18 @@ public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "function", required: true)
         self.function = try reader.required(FunctionObject.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -522,6 +547,9 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
     public var function: ChatCompletionFunctionCallOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssistantsNamedToolChoice`.
     ///
@@ -537,7 +565,7 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `AssistantsNamedToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -545,16 +573,18 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(AssistantsNamedToolChoice.TypeValue.self, "type")
         self.function = try reader.optional(ChatCompletionFunctionCallOption.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of the tool. If type is `function`, the function name must be set
@@ -598,6 +628,9 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateMessageRequest`.
     ///
@@ -619,7 +652,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `CreateMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -629,18 +662,20 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         self.content = try reader.required(CreateMessageRequest.Content.self, "content")
         self.attachments = try reader.optional([CreateMessageRequest.Attachment].self, "attachments")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.role, "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.attachments, "attachments")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the entity that is creating the message. Allowed values include:
@@ -759,6 +794,9 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         public var tools: [CreateMessageRequest.Attachment.Tool]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Attachment`.
         ///
@@ -774,7 +812,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         }
 
         /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -782,16 +820,18 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.optional(Swift.String.self, "file_id")
             self.tools = try reader.optional([CreateMessageRequest.Attachment.Tool].self, "tools")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encodeIfPresent(self.tools, "tools")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -833,293 +873,15 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 }
 
-/// Options to create a new thread. If no thread is provided when running a
-/// request, an empty thread will be created.
-///
-/// - Remark: Generated from `#/components/schemas/CreateThreadRequest`.
-public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
-    public var messages: [CreateMessageRequest]?
-    /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
-    public var toolResources: CreateThreadRequest.ToolResources?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `CreateThreadRequest`.
-    ///
-    /// - Parameters:
-    ///   - messages: A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
-    ///   - toolResources: A set of resources that are made available to the assistant's tools in this thread.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    public init(
-        messages: [CreateMessageRequest]? = nil,
-        toolResources: CreateThreadRequest.ToolResources? = nil,
-        metadata: Metadata? = nil
-    ) {
-        self.messages = messages
-        self.toolResources = toolResources
-        self.metadata = metadata
-    }
-
-    /// Decodes `CreateThreadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.messages = try reader.optional([CreateMessageRequest].self, "messages")
-        self.toolResources = try reader.optional(CreateThreadRequest.ToolResources.self, "tool_resources")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
-        try writer.encodeIfPresent(self.messages, "messages")
-        try writer.encodeIfPresent(self.toolResources, "tool_resources")
-        try writer.encodeIfPresent(self.metadata, "metadata")
-    }
-
-    /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter?
-        public var fileSearch: CreateThreadRequest.ToolResources.FileSearch?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ToolResources`.
-        public init(
-            codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter? = nil,
-            fileSearch: CreateThreadRequest.ToolResources.FileSearch? = nil
-        ) {
-            self.codeInterpreter = codeInterpreter
-            self.fileSearch = fileSearch
-        }
-
-        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.codeInterpreter = try reader.optional(CreateThreadRequest.ToolResources.CodeInterpreter.self, "code_interpreter")
-            self.fileSearch = try reader.optional(CreateThreadRequest.ToolResources.FileSearch.self, "file_search")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
-            try writer.encodeIfPresent(self.fileSearch, "file_search")
-        }
-
-        /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            ///
-            /// At most 20 items.
-            public var fileIDs: [Swift.String]?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `CodeInterpreter`.
-            ///
-            /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
-            public init(fileIDs: [Swift.String]? = nil) {
-                self.fileIDs = fileIDs
-            }
-
-            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.fileIDs, "file_ids")
-            }
-        }
-
-        /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
-            ///
-            /// At most 1 item.
-            public var vectorStoreIDs: [Swift.String]?
-            /// A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. There can be a maximum of 1 vector store attached to the thread.
-            ///
-            /// At most 1 item.
-            public var vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `FileSearch`.
-            ///
-            /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. At most 1 item.
-            ///   - vectorStores: A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. At most 1 item.
-            public init(
-                vectorStoreIDs: [Swift.String]? = nil,
-                vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]? = nil
-            ) {
-                self.vectorStoreIDs = vectorStoreIDs
-                self.vectorStores = vectorStores
-            }
-
-            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.vectorStoreIDs = try reader.optional([Swift.String].self, "vector_store_ids")
-                self.vectorStores = try reader.optional([CreateThreadRequest.ToolResources.FileSearch.VectorStore].self, "vector_stores")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
-                try writer.encodeIfPresent(self.vectorStores, "vector_stores")
-            }
-
-            /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
-            public struct VectorStore: Codable, Equatable, Sendable, SpecDeviationReporting {
-                /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
-                ///
-                /// At most 100000000 items.
-                public var fileIDs: [Swift.String]?
-                /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
-                public var chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
-                /// Set of 16 key-value pairs that can be attached to an object. This can be
-                /// useful for storing additional information about the object in a structured
-                /// format, and querying for objects via API or the dashboard.
-                ///
-                /// Keys are strings with a maximum length of 64 characters. Values are strings
-                /// with a maximum length of 512 characters.
-                public var metadata: Metadata?
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-
-                /// Creates a new `VectorStore`.
-                ///
-                /// - Parameters:
-                ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. At most 100000000 items.
-                ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
-                ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-                public init(
-                    fileIDs: [Swift.String]? = nil,
-                    chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy? = nil,
-                    metadata: Metadata? = nil
-                ) {
-                    self.fileIDs = fileIDs
-                    self.chunkingStrategy = chunkingStrategy
-                    self.metadata = metadata
-                }
-
-                /// Decodes `VectorStore` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder)
-                    self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
-                    self.chunkingStrategy = try reader.optional(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.self, "chunking_strategy")
-                    self.metadata = try reader.optional(Metadata.self, "metadata")
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
-                    try writer.encodeIfPresent(self.fileIDs, "file_ids")
-                    try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
-                    try writer.encodeIfPresent(self.metadata, "metadata")
-                }
-
-                /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
-                ///
-                /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-                ///
-                /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
-                public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-                    /// The default strategy. Selected when `type` is `auto`.
-                    case auto(AutoChunkingStrategyRequestParam)
-                    /// Selected when `type` is `static`.
-                    case `static`(StaticChunkingStrategyRequestParam)
-                    /// A variant this SDK does not know, kept as its raw JSON.
-                    case unknown(JSONValue)
-
-                    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-                    ///
-                    /// - Throws: `DecodingError` only when the input is not JSON.
-                    public init(from decoder: any Decoder) throws {
-                        switch decoder.discriminator("type") {
-                        case "auto":
-                            self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
-                        case "static":
-                            self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
-                        default:
-                            self = .unknown(try JSONValue(from: decoder))
-                        }
-                    }
-
-                    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-                    ///
-                    /// - Throws: `EncodingError` when the value cannot be encoded.
-                    public func encode(to encoder: any Encoder) throws {
-                        switch self {
-                        case .auto(let value): try value.encode(to: encoder)
-                        case .`static`(let value): try value.encode(to: encoder)
-                        case .unknown(let value): try value.encode(to: encoder)
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/DeleteAssistantResponse`.
 public struct DeleteAssistantResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteAssistantResponse`.
     public init(
@@ -1131,7 +893,7 @@ public struct DeleteAssistantResponse: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `DeleteAssistantResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1140,17 +902,19 @@ public struct DeleteAssistantResponse: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("object", is: "assistant.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("assistant.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1160,6 +924,9 @@ public struct DeleteMessageResponse: Codable, Equatable, Sendable, SpecDeviation
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteMessageResponse`.
     public init(
@@ -1171,7 +938,7 @@ public struct DeleteMessageResponse: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `DeleteMessageResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1180,17 +947,19 @@ public struct DeleteMessageResponse: Codable, Equatable, Sendable, SpecDeviation
         try reader.constant("object", is: "thread.message.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread.message.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1200,6 +969,9 @@ public struct DeleteThreadResponse: Codable, Equatable, Sendable, SpecDeviationR
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteThreadResponse`.
     public init(
@@ -1211,7 +983,7 @@ public struct DeleteThreadResponse: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `DeleteThreadResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1220,17 +992,19 @@ public struct DeleteThreadResponse: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("object", is: "thread.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1240,13 +1014,16 @@ public struct DeleteThreadResponse: Codable, Equatable, Sendable, SpecDeviationR
 public struct DoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DoneEvent`.
     public init() {
     }
 
     /// Decodes `DoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1254,16 +1031,18 @@ public struct DoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("event", is: "done", required: true)
         try reader.constant("data", is: "[DONE]", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("done", "event")
         try writer.encode("[DONE]", "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1274,6 +1053,9 @@ public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var data: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ErrorEvent`.
     public init(data: ErrorObject) {
@@ -1281,7 +1063,7 @@ public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `ErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1289,16 +1071,18 @@ public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("event", is: "error", required: true)
         self.data = try reader.required(ErrorObject.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "event")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1335,6 +1119,9 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
     public var scoreThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileSearchRankingOptions`.
     ///
@@ -1350,7 +1137,7 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `FileSearchRankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1358,16 +1145,18 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         self.ranker = try reader.optional(FileSearchRanker.self, "ranker")
         self.scoreThreshold = try reader.required(Swift.Double.self, "score_threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.ranker, "ranker")
         try writer.encode(self.scoreThreshold, "score_threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1380,6 +1169,9 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListAssistantsResponse`.
     public init(
@@ -1397,7 +1189,7 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ListAssistantsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1408,19 +1200,21 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1441,6 +1235,9 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListMessagesResponse`.
     public init(
@@ -1458,7 +1255,7 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ListMessagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1469,19 +1266,21 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1502,6 +1301,9 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListRunStepsResponse`.
     public init(
@@ -1519,7 +1321,7 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ListRunStepsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1530,19 +1332,21 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1563,6 +1367,9 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListRunsResponse`.
     public init(
@@ -1580,7 +1387,7 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ListRunsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1591,19 +1398,21 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1622,6 +1431,9 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
     public var imageFile: MessageContentImageFileObject.ImageFile
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageContentImageFileObject`.
     public init(imageFile: MessageContentImageFileObject.ImageFile) {
@@ -1629,7 +1441,7 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `MessageContentImageFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1637,16 +1449,18 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image_file", required: true)
         self.imageFile = try reader.required(MessageContentImageFileObject.ImageFile.self, "image_file")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_file", "type")
         try writer.encode(self.imageFile, "image_file")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject/properties/image_file`.
@@ -1659,6 +1473,9 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ImageFile`.
         ///
@@ -1674,7 +1491,7 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `ImageFile` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1682,16 +1499,18 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.required(Swift.String.self, "file_id")
             self.detail = try reader.optional(FileInputDetail.self, "detail")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.fileID, "file_id")
             try writer.encodeIfPresent(self.detail, "detail")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1703,6 +1522,9 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
     public var imageURL: MessageContentImageURLObject.ImageURL
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageContentImageURLObject`.
     public init(imageURL: MessageContentImageURLObject.ImageURL) {
@@ -1710,7 +1532,7 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `MessageContentImageURLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1718,16 +1540,18 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image_url", required: true)
         self.imageURL = try reader.required(MessageContentImageURLObject.ImageURL.self, "image_url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_url", "type")
         try writer.encode(self.imageURL, "image_url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject/properties/image_url`.
@@ -1740,6 +1564,9 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ImageURL`.
         ///
@@ -1755,7 +1582,7 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
         }
 
         /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1763,16 +1590,18 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
             var reader = try ObjectReader(decoder)
             self.url = try reader.required(Swift.String.self, "url")
             self.detail = try reader.optional(FileInputDetail.self, "detail")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.url, "url")
             try writer.encodeIfPresent(self.detail, "detail")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1784,6 +1613,9 @@ public struct MessageContentRefusalObject: Codable, Equatable, Sendable, SpecDev
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageContentRefusalObject`.
     public init(refusal: Swift.String) {
@@ -1791,7 +1623,7 @@ public struct MessageContentRefusalObject: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `MessageContentRefusalObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1799,16 +1631,18 @@ public struct MessageContentRefusalObject: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "refusal", required: true)
         self.refusal = try reader.required(Swift.String.self, "refusal")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("refusal", "type")
         try writer.encode(self.refusal, "refusal")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1825,6 +1659,9 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
     public var endIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
     ///
@@ -1846,7 +1683,7 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
     }
 
     /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1857,19 +1694,21 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
         self.fileCitation = try reader.required(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, "file_citation")
         self.startIndex = try reader.required(Swift.Int.self, "start_index")
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_citation", "type")
         try writer.encode(self.text, "text")
         try writer.encode(self.fileCitation, "file_citation")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
@@ -1878,6 +1717,9 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FileCitation`.
         ///
@@ -1888,22 +1730,24 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
         }
 
         /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.required(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1921,6 +1765,9 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
     public var endIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageContentTextAnnotationsFilePathObject`.
     ///
@@ -1942,7 +1789,7 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
     }
 
     /// Decodes `MessageContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1953,19 +1800,21 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
         self.filePath = try reader.required(MessageContentTextAnnotationsFilePathObject.FilePath.self, "file_path")
         self.startIndex = try reader.required(Swift.Int.self, "start_index")
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_path", "type")
         try writer.encode(self.text, "text")
         try writer.encode(self.filePath, "file_path")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
@@ -1974,6 +1823,9 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FilePath`.
         ///
@@ -1984,22 +1836,24 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
         }
 
         /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.required(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2011,6 +1865,9 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
     public var text: MessageContentTextObject.Text
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageContentTextObject`.
     public init(text: MessageContentTextObject.Text) {
@@ -2018,7 +1875,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `MessageContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2026,16 +1883,18 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
         self.text = try reader.required(MessageContentTextObject.Text.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text`.
@@ -2045,6 +1904,9 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         public var annotations: [MessageContentTextObject.Text.Annotation]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Text`.
         ///
@@ -2060,7 +1922,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2068,16 +1930,18 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
             var reader = try ObjectReader(decoder)
             self.value = try reader.required(Swift.String.self, "value")
             self.annotations = try reader.required([MessageContentTextObject.Text.Annotation].self, "annotations")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.value, "value")
             try writer.encode(self.annotations, "annotations")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -2128,6 +1992,9 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
     public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageDeltaContentImageFileObject`.
     ///
@@ -2143,7 +2010,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `MessageDeltaContentImageFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2152,17 +2019,19 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
         try reader.constant("type", is: "image_file", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.imageFile = try reader.optional(MessageDeltaContentImageFileObject.ImageFile.self, "image_file")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_file", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.imageFile, "image_file")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file`.
@@ -2175,6 +2044,9 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ImageFile`.
         ///
@@ -2190,7 +2062,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
         }
 
         /// Decodes `ImageFile` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2198,16 +2070,18 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.optional(Swift.String.self, "file_id")
             self.detail = try reader.optional(FileInputDetail.self, "detail")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encodeIfPresent(self.detail, "detail")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2221,6 +2095,9 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
     public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageDeltaContentImageURLObject`.
     ///
@@ -2236,7 +2113,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `MessageDeltaContentImageURLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2245,17 +2122,19 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "image_url", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.imageURL = try reader.optional(MessageDeltaContentImageURLObject.ImageURL.self, "image_url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_url", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url`.
@@ -2268,6 +2147,9 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ImageURL`.
         ///
@@ -2283,7 +2165,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
         }
 
         /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2291,16 +2173,18 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
             var reader = try ObjectReader(decoder)
             self.url = try reader.optional(Swift.String.self, "url")
             self.detail = try reader.optional(FileInputDetail.self, "detail")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.url, "url")
             try writer.encodeIfPresent(self.detail, "detail")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2314,6 +2198,9 @@ public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, Sp
     public var refusal: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageDeltaContentRefusalObject`.
     ///
@@ -2329,7 +2216,7 @@ public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `MessageDeltaContentRefusalObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2338,17 +2225,19 @@ public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, Sp
         try reader.constant("type", is: "refusal", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.refusal = try reader.optional(Swift.String.self, "refusal")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("refusal", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.refusal, "refusal")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2367,6 +2256,9 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageDeltaContentTextAnnotationsFileCitationObject`.
     ///
@@ -2391,7 +2283,7 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
     }
 
     /// Decodes `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2403,20 +2295,22 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
         self.fileCitation = try reader.optional(MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation.self, "file_citation")
         self.startIndex = try reader.optional(Swift.Int.self, "start_index")
         self.endIndex = try reader.optional(Swift.Int.self, "end_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_citation", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.text, "text")
         try writer.encodeIfPresent(self.fileCitation, "file_citation")
         try writer.encodeIfPresent(self.startIndex, "start_index")
         try writer.encodeIfPresent(self.endIndex, "end_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject/properties/file_citation`.
@@ -2427,6 +2321,9 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
         public var quote: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FileCitation`.
         ///
@@ -2442,7 +2339,7 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
         }
 
         /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2450,16 +2347,18 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.optional(Swift.String.self, "file_id")
             self.quote = try reader.optional(Swift.String.self, "quote")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encodeIfPresent(self.quote, "quote")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2479,6 +2378,9 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageDeltaContentTextAnnotationsFilePathObject`.
     ///
@@ -2503,7 +2405,7 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
     }
 
     /// Decodes `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2515,20 +2417,22 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
         self.filePath = try reader.optional(MessageDeltaContentTextAnnotationsFilePathObject.FilePath.self, "file_path")
         self.startIndex = try reader.optional(Swift.Int.self, "start_index")
         self.endIndex = try reader.optional(Swift.Int.self, "end_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_path", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.text, "text")
         try writer.encodeIfPresent(self.filePath, "file_path")
         try writer.encodeIfPresent(self.startIndex, "start_index")
         try writer.encodeIfPresent(self.endIndex, "end_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
@@ -2537,6 +2441,9 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FilePath`.
         ///
@@ -2547,22 +2454,24 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatab
         }
 
         /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2576,6 +2485,9 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
     public var text: MessageDeltaContentTextObject.Text?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageDeltaContentTextObject`.
     ///
@@ -2591,7 +2503,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `MessageDeltaContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2600,17 +2512,19 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         try reader.constant("type", is: "text", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.text = try reader.optional(MessageDeltaContentTextObject.Text.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text`.
@@ -2620,6 +2534,9 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         public var annotations: [MessageDeltaContentTextObject.Text.Annotation]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Text`.
         ///
@@ -2635,7 +2552,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2643,16 +2560,18 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
             var reader = try ObjectReader(decoder)
             self.value = try reader.optional(Swift.String.self, "value")
             self.annotations = try reader.optional([MessageDeltaContentTextObject.Text.Annotation].self, "annotations")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.value, "value")
             try writer.encodeIfPresent(self.annotations, "annotations")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -2704,6 +2623,9 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
     public var delta: MessageDeltaObject.Delta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageDeltaObject`.
     ///
@@ -2719,7 +2641,7 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `MessageDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2728,17 +2650,19 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("object", is: "thread.message.delta", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.delta = try reader.required(MessageDeltaObject.Delta.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread.message.delta", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The delta containing the fields that have changed on the Message.
@@ -2751,6 +2675,9 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         public var content: [MessageDeltaObject.Delta.ContentItem]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Delta`.
         ///
@@ -2766,7 +2693,7 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         }
 
         /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2774,16 +2701,18 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
             var reader = try ObjectReader(decoder)
             self.role = try reader.optional(MessageDeltaObject.Delta.Role.self, "role")
             self.content = try reader.optional([MessageDeltaObject.Delta.ContentItem].self, "content")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.role, "role")
             try writer.encodeIfPresent(self.content, "content")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The entity that produced the message. One of `user` or `assistant`.
@@ -2862,6 +2791,9 @@ public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, Spe
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageRequestContentTextObject`.
     ///
@@ -2872,7 +2804,7 @@ public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `MessageRequestContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2880,16 +2812,18 @@ public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, Spe
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2952,6 +2886,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadMessageCreated`.
         ///
@@ -2962,7 +2899,7 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadMessageCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2970,16 +2907,18 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.message.created", required: true)
             self.data = try reader.required(MessageObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.message.created", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -2991,6 +2930,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadMessageInProgress`.
         ///
@@ -3001,7 +2943,7 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadMessageInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3009,16 +2951,18 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.message.in_progress", required: true)
             self.data = try reader.required(MessageObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.message.in_progress", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -3030,6 +2974,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: MessageDeltaObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadMessageDelta`.
         ///
@@ -3040,7 +2987,7 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadMessageDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3048,16 +2995,18 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.message.delta", required: true)
             self.data = try reader.required(MessageDeltaObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.message.delta", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -3069,6 +3018,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadMessageCompleted`.
         ///
@@ -3079,7 +3031,7 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadMessageCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3087,16 +3039,18 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.message.completed", required: true)
             self.data = try reader.required(MessageObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.message.completed", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -3108,6 +3062,9 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadMessageIncomplete`.
         ///
@@ -3118,7 +3075,7 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadMessageIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3126,16 +3083,18 @@ public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.message.incomplete", required: true)
             self.data = try reader.required(MessageObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.message.incomplete", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3151,6 +3110,9 @@ public struct ModifyMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModifyMessageRequest`.
     ///
@@ -3161,22 +3123,24 @@ public struct ModifyMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ModifyMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3191,6 +3155,9 @@ public struct ModifyRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModifyRunRequest`.
     ///
@@ -3201,22 +3168,24 @@ public struct ModifyRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ModifyRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3233,6 +3202,9 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModifyThreadRequest`.
     ///
@@ -3248,7 +3220,7 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ModifyThreadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3256,16 +3228,18 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         self.toolResources = try reader.optional(ModifyThreadRequest.ToolResources.self, "tool_resources")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.toolResources, "tool_resources")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
@@ -3276,6 +3250,9 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         public var fileSearch: ModifyThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ToolResources`.
         public init(
@@ -3287,7 +3264,7 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3295,16 +3272,18 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             var reader = try ObjectReader(decoder)
             self.codeInterpreter = try reader.optional(ModifyThreadRequest.ToolResources.CodeInterpreter.self, "code_interpreter")
             self.fileSearch = try reader.optional(ModifyThreadRequest.ToolResources.FileSearch.self, "file_search")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
             try writer.encodeIfPresent(self.fileSearch, "file_search")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -3315,6 +3294,9 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -3325,22 +3307,24 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -3352,6 +3336,9 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `FileSearch`.
             ///
@@ -3362,22 +3349,24 @@ public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.vectorStoreIDs = try reader.optional([Swift.String].self, "vector_store_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -3395,6 +3384,9 @@ public struct RunCompletionUsage: Codable, Equatable, Sendable, SpecDeviationRep
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunCompletionUsage`.
     ///
@@ -3413,7 +3405,7 @@ public struct RunCompletionUsage: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `RunCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3422,17 +3414,19 @@ public struct RunCompletionUsage: Codable, Equatable, Sendable, SpecDeviationRep
         self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
         self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
         self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.completionTokens, "completion_tokens")
         try writer.encode(self.promptTokens, "prompt_tokens")
         try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3448,6 +3442,9 @@ public struct RunStepCompletionUsage: Codable, Equatable, Sendable, SpecDeviatio
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepCompletionUsage`.
     ///
@@ -3466,7 +3463,7 @@ public struct RunStepCompletionUsage: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `RunStepCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3475,17 +3472,19 @@ public struct RunStepCompletionUsage: Codable, Equatable, Sendable, SpecDeviatio
         self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
         self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
         self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.completionTokens, "completion_tokens")
         try writer.encode(self.promptTokens, "prompt_tokens")
         try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3499,6 +3498,9 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
     public var delta: RunStepDeltaObject.Delta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaObject`.
     ///
@@ -3514,7 +3516,7 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `RunStepDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3523,17 +3525,19 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("object", is: "thread.run.step.delta", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.delta = try reader.required(RunStepDeltaObject.Delta.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread.run.step.delta", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The delta containing the fields that have changed on the run step.
@@ -3544,6 +3548,9 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         public var stepDetails: RunStepDeltaObject.Delta.StepDetails?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Delta`.
         ///
@@ -3554,22 +3561,24 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         }
 
         /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.stepDetails = try reader.optional(RunStepDeltaObject.Delta.StepDetails.self, "step_details")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.stepDetails, "step_details")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The details of the run step.
@@ -3620,6 +3629,9 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
     public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
     public init(messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil) {
@@ -3627,7 +3639,7 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
     }
 
     /// Decodes `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3635,16 +3647,18 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "message_creation", required: true)
         self.messageCreation = try reader.optional(RunStepDeltaStepDetailsMessageCreationObject.MessageCreation.self, "message_creation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message_creation", "type")
         try writer.encodeIfPresent(self.messageCreation, "message_creation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject/properties/message_creation`.
@@ -3653,6 +3667,9 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
         public var messageID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `MessageCreation`.
         ///
@@ -3663,22 +3680,24 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, 
         }
 
         /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.messageID = try reader.optional(Swift.String.self, "message_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.messageID, "message_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3695,6 +3714,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
     public var codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeObject`.
     ///
@@ -3713,7 +3735,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3723,18 +3745,20 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
         self.index = try reader.required(Swift.Int.self, "index")
         self.id = try reader.optional(Swift.String.self, "id")
         self.codeInterpreter = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.self, "code_interpreter")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("code_interpreter", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The Code Interpreter tool call definition.
@@ -3747,6 +3771,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
         public var outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CodeInterpreter`.
         ///
@@ -3762,7 +3789,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
         }
 
         /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3770,16 +3797,18 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(Swift.String.self, "input")
             self.outputs = try reader.optional([RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, "outputs")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
             try writer.encodeIfPresent(self.outputs, "outputs")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -3830,6 +3859,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
     public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
     ///
@@ -3845,7 +3877,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3854,17 +3886,19 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
         try reader.constant("type", is: "image", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.image = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image.self, "image")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.image, "image")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
@@ -3873,6 +3907,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Image`.
         ///
@@ -3883,22 +3920,24 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Eq
         }
 
         /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3913,6 +3952,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Equ
     public var logs: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
     ///
@@ -3928,7 +3970,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Equ
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3937,16 +3979,18 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Equ
         try reader.constant("type", is: "logs", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.logs = try reader.optional(Swift.String.self, "logs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("logs", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.logs, "logs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -63,6 +63,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateAssistantRequest`.
     ///
@@ -105,7 +108,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `CreateAssistantRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -122,14 +125,15 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.topP = try reader.optional(Swift.Double.self, "top_p")
         self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, "response_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
@@ -141,6 +145,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encodeIfPresent(self.topP, "top_p")
         try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -332,6 +337,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         public var fileSearch: CreateAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ToolResources`.
         public init(
@@ -343,7 +351,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -351,16 +359,18 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             var reader = try ObjectReader(decoder)
             self.codeInterpreter = try reader.optional(CreateAssistantRequest.ToolResources.CodeInterpreter.self, "code_interpreter")
             self.fileSearch = try reader.optional(CreateAssistantRequest.ToolResources.FileSearch.self, "file_search")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
             try writer.encodeIfPresent(self.fileSearch, "file_search")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -371,6 +381,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -381,22 +394,24 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -412,6 +427,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             public var vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `FileSearch`.
             ///
@@ -427,7 +445,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -435,16 +453,18 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 var reader = try ObjectReader(decoder)
                 self.vectorStoreIDs = try reader.optional([Swift.String].self, "vector_store_ids")
                 self.vectorStores = try reader.optional([CreateAssistantRequest.ToolResources.FileSearch.VectorStore].self, "vector_stores")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
                 try writer.encodeIfPresent(self.vectorStores, "vector_stores")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
@@ -464,6 +484,9 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 public var metadata: Metadata?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `VectorStore`.
                 ///
@@ -482,7 +505,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 }
 
                 /// Decodes `VectorStore` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -491,17 +514,19 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                     self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
                     self.chunkingStrategy = try reader.optional(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.self, "chunking_strategy")
                     self.metadata = try reader.optional(Metadata.self, "metadata")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.fileIDs, "file_ids")
                     try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
                     try writer.encodeIfPresent(self.metadata, "metadata")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
 
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.

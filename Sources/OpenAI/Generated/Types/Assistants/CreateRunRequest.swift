@@ -79,6 +79,9 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateRunRequest`.
     ///
@@ -139,7 +142,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `CreateRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -162,14 +165,15 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
         self.toolChoice = try reader.optional(AssistantsAPIToolChoiceOption.self, "tool_choice")
         self.parallelToolCalls = try reader.optional(ParallelToolCalls.self, "parallel_tool_calls")
         self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, "response_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.assistantID, "assistant_id")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
@@ -187,6 +191,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.toolChoice, "tool_choice")
         try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
         try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.

@@ -41,6 +41,9 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MessageObject`.
     ///
@@ -89,7 +92,7 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `MessageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -109,14 +112,15 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         self.runID = try reader.optional(Swift.String.self, "run_id")
         self.attachments = try reader.optional([MessageObject.Attachment].self, "attachments")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread.message", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -131,6 +135,7 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.runID, "run_id")
         try writer.encode(self.attachments, "attachments")
         try writer.encode(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// On an incomplete message, details about why the message is incomplete.
@@ -141,6 +146,9 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         public var reason: MessageObject.IncompleteDetails.Reason
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -151,22 +159,24 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.reason = try reader.required(MessageObject.IncompleteDetails.Reason.self, "reason")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.reason, "reason")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The reason the message is incomplete.
@@ -272,6 +282,9 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         public var tools: [MessageObject.Attachment.Tool]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Attachment`.
         ///
@@ -287,7 +300,7 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -295,16 +308,18 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
             var reader = try ObjectReader(decoder)
             self.fileID = try reader.optional(Swift.String.self, "file_id")
             self.tools = try reader.optional([MessageObject.Attachment.Tool].self, "tools")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encodeIfPresent(self.tools, "tools")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.

@@ -63,6 +63,9 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModifyAssistantRequest`.
     ///
@@ -105,7 +108,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ModifyAssistantRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -122,14 +125,15 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.topP = try reader.optional(Swift.Double.self, "top_p")
         self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, "response_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
         try writer.encodeIfPresent(self.name, "name")
@@ -141,6 +145,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encodeIfPresent(self.topP, "top_p")
         try writer.encodeIfPresent(self.responseFormat, "response_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -332,6 +337,9 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         public var fileSearch: ModifyAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ToolResources`.
         public init(
@@ -343,7 +351,7 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -351,16 +359,18 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             var reader = try ObjectReader(decoder)
             self.codeInterpreter = try reader.optional(ModifyAssistantRequest.ToolResources.CodeInterpreter.self, "code_interpreter")
             self.fileSearch = try reader.optional(ModifyAssistantRequest.ToolResources.FileSearch.self, "file_search")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
             try writer.encodeIfPresent(self.fileSearch, "file_search")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
@@ -371,6 +381,9 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -381,22 +394,24 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -408,6 +423,9 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `FileSearch`.
             ///
@@ -418,22 +436,24 @@ public struct ModifyAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.vectorStoreIDs = try reader.optional([Swift.String].self, "vector_store_ids")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }

@@ -85,6 +85,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunObject`.
     ///
@@ -172,7 +175,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `RunObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -205,14 +208,15 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.toolChoice = try reader.required(AssistantsAPIToolChoiceOption.self, "tool_choice")
         self.parallelToolCalls = try reader.required(ParallelToolCalls.self, "parallel_tool_calls")
         self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, "response_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thread.run", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -240,6 +244,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.toolChoice, "tool_choice")
         try writer.encode(self.parallelToolCalls, "parallel_tool_calls")
         try writer.encode(self.responseFormat, "response_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
@@ -290,6 +295,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `RequiredAction`.
         ///
@@ -300,7 +308,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `RequiredAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -308,16 +316,18 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "submit_tool_outputs", required: true)
             self.submitToolOutputs = try reader.required(RunObject.RequiredAction.SubmitToolOutputs.self, "submit_tool_outputs")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("submit_tool_outputs", "type")
             try writer.encode(self.submitToolOutputs, "submit_tool_outputs")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Details on the tool outputs needed for this run to continue.
@@ -328,6 +338,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var toolCalls: [RunToolCallObject]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `SubmitToolOutputs`.
             ///
@@ -338,22 +351,24 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `SubmitToolOutputs` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.toolCalls = try reader.required([RunToolCallObject].self, "tool_calls")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.toolCalls, "tool_calls")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -368,6 +383,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var message: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `LastError`.
         ///
@@ -383,7 +401,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -391,16 +409,18 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             self.code = try reader.required(RunObject.LastError.Code.self, "code")
             self.message = try reader.required(Swift.String.self, "message")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.code, "code")
             try writer.encode(self.message, "message")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// One of `server_error`, `rate_limit_exceeded`, or `invalid_prompt`.
@@ -434,6 +454,9 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var reason: RunObject.IncompleteDetails.Reason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -444,22 +467,24 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.reason = try reader.optional(RunObject.IncompleteDetails.Reason.self, "reason")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.reason, "reason")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.

@@ -73,6 +73,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunStepCreated`.
         ///
@@ -83,7 +86,7 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadRunStepCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -91,16 +94,18 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.step.created", required: true)
             self.data = try reader.required(RunStepObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.step.created", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -112,6 +117,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunStepInProgress`.
         ///
@@ -122,7 +130,7 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadRunStepInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -130,16 +138,18 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.step.in_progress", required: true)
             self.data = try reader.required(RunStepObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.step.in_progress", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -151,6 +161,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: RunStepDeltaObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunStepDelta`.
         ///
@@ -161,7 +174,7 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadRunStepDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -169,16 +182,18 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.step.delta", required: true)
             self.data = try reader.required(RunStepDeltaObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.step.delta", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -190,6 +205,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunStepCompleted`.
         ///
@@ -200,7 +218,7 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadRunStepCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -208,16 +226,18 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.step.completed", required: true)
             self.data = try reader.required(RunStepObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.step.completed", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -229,6 +249,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunStepFailed`.
         ///
@@ -239,7 +262,7 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadRunStepFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -247,16 +270,18 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.step.failed", required: true)
             self.data = try reader.required(RunStepObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.step.failed", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -268,6 +293,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunStepCancelled`.
         ///
@@ -278,7 +306,7 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadRunStepCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -286,16 +314,18 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.step.cancelled", required: true)
             self.data = try reader.required(RunStepObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.step.cancelled", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -307,6 +337,9 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunStepExpired`.
         ///
@@ -317,7 +350,7 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `ThreadRunStepExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -325,16 +358,18 @@ public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseReprese
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.step.expired", required: true)
             self.data = try reader.required(RunStepObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.step.expired", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

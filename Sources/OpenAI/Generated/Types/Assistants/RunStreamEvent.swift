@@ -88,6 +88,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunCreated`.
         ///
@@ -98,7 +101,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -106,16 +109,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.created", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.created", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -127,6 +132,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunQueued`.
         ///
@@ -137,7 +145,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -145,16 +153,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.queued", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.queued", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -166,6 +176,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunInProgress`.
         ///
@@ -176,7 +189,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -184,16 +197,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.in_progress", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.in_progress", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -205,6 +220,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunRequiresAction`.
         ///
@@ -215,7 +233,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunRequiresAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -223,16 +241,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.requires_action", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.requires_action", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -244,6 +264,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunCompleted`.
         ///
@@ -254,7 +277,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -262,16 +285,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.completed", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.completed", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -283,6 +308,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunIncomplete`.
         ///
@@ -293,7 +321,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -301,16 +329,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.incomplete", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.incomplete", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -322,6 +352,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunFailed`.
         ///
@@ -332,7 +365,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -340,16 +373,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.failed", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.failed", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -361,6 +396,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunCancelling`.
         ///
@@ -371,7 +409,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunCancelling` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -379,16 +417,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.cancelling", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.cancelling", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -400,6 +440,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunCancelled`.
         ///
@@ -410,7 +453,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -418,16 +461,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.cancelled", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.cancelled", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -439,6 +484,9 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ThreadRunExpired`.
         ///
@@ -449,7 +497,7 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `ThreadRunExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -457,16 +505,18 @@ public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             try reader.constant("event", is: "thread.run.expired", required: true)
             self.data = try reader.required(RunObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("thread.run.expired", "event")
             try writer.encode(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

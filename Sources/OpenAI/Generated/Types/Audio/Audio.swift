@@ -63,6 +63,9 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     public var streamFormat: CreateSpeechRequest.StreamFormat?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateSpeechRequest`.
     ///
@@ -93,7 +96,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -106,14 +109,15 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
         self.responseFormat = try reader.optional(CreateSpeechRequest.ResponseFormat.self, "response_format")
         self.speed = try reader.optional(Swift.Double.self, "speed")
         self.streamFormat = try reader.optional(CreateSpeechRequest.StreamFormat.self, "stream_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encode(self.input, "input")
         try writer.encodeIfPresent(self.instructions, "instructions")
@@ -121,6 +125,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.responseFormat, "response_format")
         try writer.encodeIfPresent(self.speed, "speed")
         try writer.encodeIfPresent(self.streamFormat, "stream_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
@@ -293,6 +298,9 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     public var knownSpeakerReferences: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateTranscriptionRequest`.
     ///
@@ -344,7 +352,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `CreateTranscriptionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -364,14 +372,15 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
         self.chunkingStrategy = try reader.optional(CreateTranscriptionRequest.ChunkingStrategy.self, "chunking_strategy")
         self.knownSpeakerNames = try reader.optional([Swift.String].self, "known_speaker_names")
         self.knownSpeakerReferences = try reader.optional([Swift.String].self, "known_speaker_references")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.file, "file")
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.language, "language")
@@ -386,6 +395,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
         try writer.encodeIfPresent(self.knownSpeakerNames, "known_speaker_names")
         try writer.encodeIfPresent(self.knownSpeakerReferences, "known_speaker_references")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -510,6 +520,9 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Senda
     public var usage: CreateTranscriptionResponseDiarizedJSON.Usage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateTranscriptionResponseDiarizedJSON`.
     ///
@@ -531,7 +544,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Senda
     }
 
     /// Decodes `CreateTranscriptionResponseDiarizedJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -542,19 +555,21 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Senda
         self.text = try reader.required(Swift.String.self, "text")
         self.segments = try reader.required([TranscriptionDiarizedSegment].self, "segments")
         self.usage = try reader.optional(CreateTranscriptionResponseDiarizedJSON.Usage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcribe", "task")
         try writer.encode(self.duration, "duration")
         try writer.encode(self.text, "text")
         try writer.encode(self.segments, "segments")
         try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Token or duration usage statistics for the request.
@@ -611,6 +626,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
     public var usage: CreateTranscriptionResponseJSON.Usage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateTranscriptionResponseJSON`.
     ///
@@ -632,7 +650,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `CreateTranscriptionResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -642,18 +660,20 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
         self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
         self.logprobs = try reader.optional([CreateTranscriptionResponseJSON.Logprob].self, "logprobs")
         self.usage = try reader.optional(CreateTranscriptionResponseJSON.Usage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.languages, "languages")
         try writer.encodeIfPresent(self.logprobs, "logprobs")
         try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
@@ -666,6 +686,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
         public var bytes: [Swift.Double]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Logprob`.
         ///
@@ -684,7 +707,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
         }
 
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -693,17 +716,19 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
             self.token = try reader.optional(Swift.String.self, "token")
             self.logprob = try reader.optional(Swift.Double.self, "logprob")
             self.bytes = try reader.optional([Swift.Double].self, "bytes")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.token, "token")
             try writer.encodeIfPresent(self.logprob, "logprob")
             try writer.encodeIfPresent(self.bytes, "bytes")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -807,6 +832,9 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendab
     public var usage: TranscriptTextUsageDuration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateTranscriptionResponseVerboseJSON`.
     ///
@@ -834,7 +862,7 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendab
     }
 
     /// Decodes `CreateTranscriptionResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -846,20 +874,22 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendab
         self.words = try reader.optional([TranscriptionWord].self, "words")
         self.segments = try reader.optional([TranscriptionSegment].self, "segments")
         self.usage = try reader.optional(TranscriptTextUsageDuration.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.language, "language")
         try writer.encode(self.duration, "duration")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.words, "words")
         try writer.encodeIfPresent(self.segments, "segments")
         try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -883,6 +913,9 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     public var temperature: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateTranslationRequest`.
     ///
@@ -907,7 +940,7 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `CreateTranslationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -918,19 +951,21 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
         self.prompt = try reader.optional(Swift.String.self, "prompt")
         self.responseFormat = try reader.optional(CreateTranslationRequest.ResponseFormat.self, "response_format")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.file, "file")
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.prompt, "prompt")
         try writer.encodeIfPresent(self.responseFormat, "response_format")
         try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -991,6 +1026,9 @@ public struct CreateTranslationResponseJSON: Codable, Equatable, Sendable, SpecD
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateTranslationResponseJSON`.
     public init(text: Swift.String) {
@@ -998,22 +1036,24 @@ public struct CreateTranslationResponseJSON: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `CreateTranslationResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1029,6 +1069,9 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable
     public var segments: [TranscriptionSegment]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateTranslationResponseVerboseJSON`.
     ///
@@ -1050,7 +1093,7 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable
     }
 
     /// Decodes `CreateTranslationResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1060,18 +1103,20 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable
         self.duration = try reader.required(Swift.Double.self, "duration")
         self.text = try reader.required(Swift.String.self, "text")
         self.segments = try reader.optional([TranscriptionSegment].self, "segments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.language, "language")
         try writer.encode(self.duration, "duration")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.segments, "segments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1090,6 +1135,9 @@ public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
     public var language: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVoiceConsentRequest`.
     ///
@@ -1108,7 +1156,7 @@ public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `CreateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1117,17 +1165,19 @@ public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
         self.name = try reader.required(Swift.String.self, "name")
         self.recording = try reader.required(FileUpload.self, "recording")
         self.language = try reader.required(Swift.String.self, "language")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encode(self.recording, "recording")
         try writer.encode(self.language, "language")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -1152,6 +1202,9 @@ public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationRep
     public var consent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVoiceRequest`.
     ///
@@ -1170,7 +1223,7 @@ public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `CreateVoiceRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1179,17 +1232,19 @@ public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationRep
         self.name = try reader.required(Swift.String.self, "name")
         self.audioSample = try reader.required(FileUpload.self, "audio_sample")
         self.consent = try reader.required(Swift.String.self, "consent")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encode(self.audioSample, "audio_sample")
         try writer.encode(self.consent, "consent")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -1211,6 +1266,9 @@ public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationRepo
     public var bytes: [Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LogProbProperties`.
     ///
@@ -1229,7 +1287,7 @@ public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `LogProbProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1238,17 +1296,19 @@ public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationRepo
         self.token = try reader.required(Swift.String.self, "token")
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.bytes = try reader.required([Swift.Int].self, "bytes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encode(self.bytes, "bytes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1281,6 +1341,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     public var usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
     ///
@@ -1311,7 +1374,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1325,14 +1388,15 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
         self.logprobs = try reader.optional([LogProbProperties].self, "logprobs")
         self.usage = try reader.required(RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.completed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
@@ -1341,6 +1405,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         try writer.encodeIfPresent(self.languages, "languages")
         try writer.encodeIfPresent(self.logprobs, "logprobs")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Usage statistics for the transcription.
@@ -1399,6 +1464,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     public var logprobs: [LogProbProperties]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
     ///
@@ -1423,7 +1491,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1435,20 +1503,22 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
         self.contentIndex = try reader.optional(Swift.Int.self, "content_index")
         self.delta = try reader.optional(Swift.String.self, "delta")
         self.logprobs = try reader.optional([LogProbProperties].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encodeIfPresent(self.contentIndex, "content_index")
         try writer.encodeIfPresent(self.delta, "delta")
         try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1481,6 +1551,9 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     public var usage: RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted`.
     ///
@@ -1511,7 +1584,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1525,14 +1598,15 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
         self.logprobs = try reader.optional([LogProbProperties].self, "logprobs")
         self.usage = try reader.required(RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.completed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
@@ -1541,6 +1615,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         try writer.encodeIfPresent(self.languages, "languages")
         try writer.encodeIfPresent(self.logprobs, "logprobs")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
@@ -1591,6 +1666,9 @@ public struct SpeechAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviation
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SpeechAudioDeltaEvent`.
     ///
@@ -1601,7 +1679,7 @@ public struct SpeechAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `SpeechAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1609,16 +1687,18 @@ public struct SpeechAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "speech.audio.delta", required: true)
         self.audio = try reader.required(Swift.String.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("speech.audio.delta", "type")
         try writer.encode(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1630,6 +1710,9 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
     public var usage: SpeechAudioDoneEvent.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SpeechAudioDoneEvent`.
     ///
@@ -1640,7 +1723,7 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `SpeechAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1648,16 +1731,18 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "speech.audio.done", required: true)
         self.usage = try reader.required(SpeechAudioDoneEvent.Usage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("speech.audio.done", "type")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Token usage statistics for the request.
@@ -1672,6 +1757,9 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
         public var totalTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Usage`.
         ///
@@ -1690,7 +1778,7 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1699,17 +1787,19 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
             self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
             self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
             self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.inputTokens, "input_tokens")
             try writer.encode(self.outputTokens, "output_tokens")
             try writer.encode(self.totalTokens, "total_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1726,6 +1816,9 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
     public var segmentID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptTextDeltaEvent`.
     ///
@@ -1744,7 +1837,7 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `TranscriptTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1754,18 +1847,20 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
         self.delta = try reader.required(Swift.String.self, "delta")
         self.logprobs = try reader.optional([TranscriptTextDeltaEvent.Logprob].self, "logprobs")
         self.segmentID = try reader.optional(Swift.String.self, "segment_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcript.text.delta", "type")
         try writer.encode(self.delta, "delta")
         try writer.encodeIfPresent(self.logprobs, "logprobs")
         try writer.encodeIfPresent(self.segmentID, "segment_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent/properties/logprobs/items`.
@@ -1778,6 +1873,9 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
         public var bytes: [Swift.Int]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Logprob`.
         ///
@@ -1796,7 +1894,7 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1805,17 +1903,19 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
             self.token = try reader.optional(Swift.String.self, "token")
             self.logprob = try reader.optional(Swift.Double.self, "logprob")
             self.bytes = try reader.optional([Swift.Int].self, "bytes")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.token, "token")
             try writer.encodeIfPresent(self.logprob, "logprob")
             try writer.encodeIfPresent(self.bytes, "bytes")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1834,6 +1934,9 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
     public var usage: TranscriptTextUsageTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptTextDoneEvent`.
     ///
@@ -1855,7 +1958,7 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `TranscriptTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1866,19 +1969,21 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
         self.languages = try reader.optional([TranscriptionLanguage].self, "languages")
         self.logprobs = try reader.optional([TranscriptTextDoneEvent.Logprob].self, "logprobs")
         self.usage = try reader.optional(TranscriptTextUsageTokens.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcript.text.done", "type")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.languages, "languages")
         try writer.encodeIfPresent(self.logprobs, "logprobs")
         try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent/properties/logprobs/items`.
@@ -1891,6 +1996,9 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
         public var bytes: [Swift.Int]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Logprob`.
         ///
@@ -1909,7 +2017,7 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
         }
 
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1918,17 +2026,19 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
             self.token = try reader.optional(Swift.String.self, "token")
             self.logprob = try reader.optional(Swift.Double.self, "logprob")
             self.bytes = try reader.optional([Swift.Int].self, "bytes")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.token, "token")
             try writer.encodeIfPresent(self.logprob, "logprob")
             try writer.encodeIfPresent(self.bytes, "bytes")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1949,6 +2059,9 @@ public struct TranscriptTextSegmentEvent: Codable, Equatable, Sendable, SpecDevi
     public var speaker: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptTextSegmentEvent`.
     ///
@@ -1973,7 +2086,7 @@ public struct TranscriptTextSegmentEvent: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `TranscriptTextSegmentEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1985,20 +2098,22 @@ public struct TranscriptTextSegmentEvent: Codable, Equatable, Sendable, SpecDevi
         self.end = try reader.required(Swift.Double.self, "end")
         self.text = try reader.required(Swift.String.self, "text")
         self.speaker = try reader.required(Swift.String.self, "speaker")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcript.text.segment", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.start, "start")
         try writer.encode(self.end, "end")
         try writer.encode(self.text, "text")
         try writer.encode(self.speaker, "speaker")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2010,6 +2125,9 @@ public struct TranscriptTextUsageDuration: Codable, Equatable, Sendable, SpecDev
     public var seconds: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptTextUsageDuration`.
     ///
@@ -2020,7 +2138,7 @@ public struct TranscriptTextUsageDuration: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `TranscriptTextUsageDuration` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2028,16 +2146,18 @@ public struct TranscriptTextUsageDuration: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "duration", required: true)
         self.seconds = try reader.required(Swift.Double.self, "seconds")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("duration", "type")
         try writer.encode(self.seconds, "seconds")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2055,6 +2175,9 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptTextUsageTokens`.
     ///
@@ -2076,7 +2199,7 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `TranscriptTextUsageTokens` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2087,19 +2210,21 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
         self.inputTokenDetails = try reader.optional(TranscriptTextUsageTokens.InputTokenDetails.self, "input_token_details")
         self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
         self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tokens", "type")
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encodeIfPresent(self.inputTokenDetails, "input_token_details")
         try writer.encode(self.outputTokens, "output_tokens")
         try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Details about the input tokens billed for this request.
@@ -2112,6 +2237,9 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
         public var audioTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputTokenDetails`.
         ///
@@ -2127,7 +2255,7 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
         }
 
         /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2135,16 +2263,18 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
             var reader = try ObjectReader(decoder)
             self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
             self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.textTokens, "text_tokens")
             try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2210,6 +2340,9 @@ public struct TranscriptionDiarizedSegment: Codable, Equatable, Sendable, SpecDe
     public var speaker: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptionDiarizedSegment`.
     ///
@@ -2234,7 +2367,7 @@ public struct TranscriptionDiarizedSegment: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `TranscriptionDiarizedSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2246,20 +2379,22 @@ public struct TranscriptionDiarizedSegment: Codable, Equatable, Sendable, SpecDe
         self.end = try reader.required(Swift.Double.self, "end")
         self.text = try reader.required(Swift.String.self, "text")
         self.speaker = try reader.required(Swift.String.self, "speaker")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcript.text.segment", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.start, "start")
         try writer.encode(self.end, "end")
         try writer.encode(self.text, "text")
         try writer.encode(self.speaker, "speaker")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2285,6 +2420,9 @@ public struct TranscriptionLanguage: Codable, Equatable, Sendable, SpecDeviation
     public var code: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptionLanguage`.
     ///
@@ -2295,22 +2433,24 @@ public struct TranscriptionLanguage: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `TranscriptionLanguage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.code = try reader.required(Swift.String.self, "code")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.code, "code")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2338,6 +2478,9 @@ public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationR
     public var noSpeechProb: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptionSegment`.
     ///
@@ -2377,7 +2520,7 @@ public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `TranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2393,14 +2536,15 @@ public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationR
         self.avgLogprob = try reader.required(Swift.Double.self, "avg_logprob")
         self.compressionRatio = try reader.required(Swift.Double.self, "compression_ratio")
         self.noSpeechProb = try reader.required(Swift.Double.self, "no_speech_prob")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.seek, "seek")
         try writer.encode(self.start, "start")
@@ -2411,6 +2555,7 @@ public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.avgLogprob, "avg_logprob")
         try writer.encode(self.compressionRatio, "compression_ratio")
         try writer.encode(self.noSpeechProb, "no_speech_prob")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2424,6 +2569,9 @@ public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationRepo
     public var end: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TranscriptionWord`.
     ///
@@ -2442,7 +2590,7 @@ public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `TranscriptionWord` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2451,17 +2599,19 @@ public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationRepo
         self.word = try reader.required(Swift.String.self, "word")
         self.start = try reader.required(Swift.Double.self, "start")
         self.end = try reader.required(Swift.Double.self, "end")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.word, "word")
         try writer.encode(self.start, "start")
         try writer.encode(self.end, "end")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2471,6 +2621,9 @@ public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateVoiceConsentRequest`.
     ///
@@ -2481,22 +2634,24 @@ public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `UpdateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2521,6 +2676,9 @@ public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var threshold: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VadConfig`.
     ///
@@ -2539,7 +2697,7 @@ public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `VadConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2549,18 +2707,20 @@ public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
         self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
         self.threshold = try reader.optional(Swift.Double.self, "threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("server_vad", "type")
         try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
         try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
         try writer.encodeIfPresent(self.threshold, "threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2571,6 +2731,9 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VoiceConsentDeletedResource`.
     ///
@@ -2586,7 +2749,7 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `VoiceConsentDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2595,17 +2758,19 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
         try reader.constant("object", is: "audio.voice_consent", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("audio.voice_consent", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2617,6 +2782,9 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VoiceConsentListResource`.
     public init(
@@ -2632,7 +2800,7 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `VoiceConsentListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2643,19 +2811,21 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2681,6 +2851,9 @@ public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationR
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VoiceConsentResource`.
     ///
@@ -2702,7 +2875,7 @@ public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `VoiceConsentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2713,19 +2886,21 @@ public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationR
         self.name = try reader.required(Swift.String.self, "name")
         self.language = try reader.required(Swift.String.self, "language")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("audio.voice_consent", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.language, "language")
         try writer.encode(self.createdAt, "created_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2741,6 +2916,9 @@ public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReportin
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VoiceResource`.
     ///
@@ -2759,7 +2937,7 @@ public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `VoiceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2769,17 +2947,19 @@ public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReportin
         self.id = try reader.required(Swift.String.self, "id")
         self.name = try reader.required(Swift.String.self, "name")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("audio.voice", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

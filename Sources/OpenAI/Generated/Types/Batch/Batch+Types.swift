@@ -16,6 +16,9 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var line: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BatchError`.
     ///
@@ -37,7 +40,7 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `BatchError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -47,18 +50,20 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.message = try reader.optional(Swift.String.self, "message")
         self.param = try reader.optional(Swift.String.self, "param")
         self.line = try reader.optional(Swift.Int.self, "line")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.code, "code")
         try writer.encodeIfPresent(self.message, "message")
         try writer.encodeIfPresent(self.param, "param")
         try writer.encodeIfPresent(self.line, "line")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -72,6 +77,9 @@ public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviat
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BatchFileExpirationAfter`.
     ///
@@ -82,7 +90,7 @@ public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BatchFileExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -90,16 +98,18 @@ public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("anchor", is: "created_at", required: true)
         self.seconds = try reader.required(Swift.Int.self, "seconds")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("created_at", "anchor")
         try writer.encode(self.seconds, "seconds")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -115,6 +125,9 @@ public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationRep
     public var failed: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BatchRequestCounts`.
     ///
@@ -133,7 +146,7 @@ public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BatchRequestCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -142,17 +155,19 @@ public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationRep
         self.total = try reader.required(Swift.Int.self, "total")
         self.completed = try reader.required(Swift.Int.self, "completed")
         self.failed = try reader.required(Swift.Int.self, "failed")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.total, "total")
         try writer.encode(self.completed, "completed")
         try writer.encode(self.failed, "failed")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -177,6 +192,9 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
     public var outputExpiresAfter: BatchFileExpirationAfter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateBatchRequest`.
     ///
@@ -198,7 +216,7 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `CreateBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -209,19 +227,21 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
         self.endpoint = try reader.required(CreateBatchRequest.Endpoint.self, "endpoint")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.outputExpiresAfter = try reader.optional(BatchFileExpirationAfter.self, "output_expires_after")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("24h", "completion_window")
         try writer.encode(self.inputFileID, "input_file_id")
         try writer.encode(self.endpoint, "endpoint")
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.outputExpiresAfter, "output_expires_after")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
@@ -270,6 +290,9 @@ public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationRe
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListBatchesResponse`.
     public init(
@@ -285,7 +308,7 @@ public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ListBatchesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -296,19 +319,21 @@ public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationRe
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

@@ -58,6 +58,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Batch`.
     ///
@@ -130,7 +133,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -158,14 +161,15 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.requestCounts = try reader.optional(BatchRequestCounts.self, "request_counts")
         self.usage = try reader.optional(Batch.Usage.self, "usage")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("batch", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.endpoint, "endpoint")
@@ -188,6 +192,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.requestCounts, "request_counts")
         try writer.encodeIfPresent(self.usage, "usage")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
@@ -197,6 +202,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var data: [BatchError]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Errors`.
         ///
@@ -212,7 +220,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -220,16 +228,18 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             self.object = try reader.optional(Swift.String.self, "object")
             self.data = try reader.optional([BatchError].self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.object, "object")
             try writer.encodeIfPresent(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -288,6 +298,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var totalTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Usage`.
         ///
@@ -312,7 +325,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -323,19 +336,21 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
             self.outputTokensDetails = try reader.required(Batch.Usage.OutputTokensDetails.self, "output_tokens_details")
             self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.inputTokens, "input_tokens")
             try writer.encode(self.inputTokensDetails, "input_tokens_details")
             try writer.encode(self.outputTokens, "output_tokens")
             try writer.encode(self.outputTokensDetails, "output_tokens_details")
             try writer.encode(self.totalTokens, "total_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// A detailed breakdown of the input tokens.
@@ -347,6 +362,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var cachedTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `InputTokensDetails`.
             ///
@@ -357,22 +375,24 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.cachedTokens, "cached_tokens")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -384,6 +404,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var reasoningTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `OutputTokensDetails`.
             ///
@@ -394,22 +417,24 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.reasoningTokens = try reader.required(Swift.Int.self, "reasoning_tokens")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.reasoningTokens, "reasoning_tokens")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }

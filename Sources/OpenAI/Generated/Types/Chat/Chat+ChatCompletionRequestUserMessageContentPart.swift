@@ -78,6 +78,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
     public var audio: ChatCompletionResponseMessage.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionResponseMessage`.
     ///
@@ -108,7 +111,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ChatCompletionResponseMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -121,14 +124,15 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         self.role = try reader.required(ChatCompletionResponseMessage.Role.self, "role")
         self._functionCall = try reader.optional(ChatCompletionResponseMessage.FunctionCall.self, "function_call")
         self.audio = try reader.optional(ChatCompletionResponseMessage.Audio.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.content, "content")
         try writer.encode(self.refusal, "refusal")
         try writer.encodeIfPresent(self.toolCalls, "tool_calls")
@@ -136,6 +140,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.role, "role")
         try writer.encodeIfPresent(self._functionCall, "function_call")
         try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A URL citation when using web search.
@@ -146,6 +151,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         public var urlCitation: ChatCompletionResponseMessage.Annotation.URLCitation
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Annotation`.
         ///
@@ -156,7 +164,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `Annotation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -164,16 +172,18 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "url_citation", required: true)
             self.urlCitation = try reader.required(ChatCompletionResponseMessage.Annotation.URLCitation.self, "url_citation")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("url_citation", "type")
             try writer.encode(self.urlCitation, "url_citation")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// A URL citation when using web search.
@@ -190,6 +200,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
             public var title: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `URLCitation`.
             ///
@@ -211,7 +224,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
             }
 
             /// Decodes `URLCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -221,18 +234,20 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
                 self.startIndex = try reader.required(Swift.Int.self, "start_index")
                 self.url = try reader.required(Swift.String.self, "url")
                 self.title = try reader.required(Swift.String.self, "title")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.endIndex, "end_index")
                 try writer.encode(self.startIndex, "start_index")
                 try writer.encode(self.url, "url")
                 try writer.encode(self.title, "title")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -277,6 +292,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         public var name: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -292,7 +310,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -300,16 +318,18 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
             var reader = try ObjectReader(decoder)
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.name = try reader.required(Swift.String.self, "name")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.arguments, "arguments")
             try writer.encode(self.name, "name")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -331,6 +351,9 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         public var transcript: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         ///
@@ -352,7 +375,7 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -362,18 +385,20 @@ public struct ChatCompletionResponseMessage: Codable, Equatable, Sendable, SpecD
             self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
             self.data = try reader.required(Swift.String.self, "data")
             self.transcript = try reader.required(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.id, "id")
             try writer.encode(self.expiresAt, "expires_at")
             try writer.encode(self.data, "data")
             try writer.encode(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -429,6 +454,9 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
     public var refusal: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionStreamResponseDelta`.
     ///
@@ -453,7 +481,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `ChatCompletionStreamResponseDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -464,19 +492,21 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
         self.toolCalls = try reader.optional([ChatCompletionToolCallChunk].self, "tool_calls")
         self.role = try reader.optional(ChatCompletionStreamResponseDelta.Role.self, "role")
         self.refusal = try reader.optional(Swift.String.self, "refusal")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.content, "content")
         try writer.encodeIfPresent(self._functionCall, "function_call")
         try writer.encodeIfPresent(self.toolCalls, "tool_calls")
         try writer.encodeIfPresent(self.role, "role")
         try writer.encodeIfPresent(self.refusal, "refusal")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
@@ -491,6 +521,9 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -506,7 +539,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -514,16 +547,18 @@ public struct ChatCompletionStreamResponseDelta: Codable, Equatable, Sendable, S
             var reader = try ObjectReader(decoder)
             self.arguments = try reader.optional(Swift.String.self, "arguments")
             self.name = try reader.optional(Swift.String.self, "name")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.arguments, "arguments")
             try writer.encodeIfPresent(self.name, "name")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -568,6 +603,9 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
     public var topLogprobs: [ChatCompletionTokenLogprob.TopLogprob]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionTokenLogprob`.
     ///
@@ -589,7 +627,7 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `ChatCompletionTokenLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -599,18 +637,20 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.bytes = try reader.optional([Swift.Int].self, "bytes")
         self.topLogprobs = try reader.required([ChatCompletionTokenLogprob.TopLogprob].self, "top_logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encode(self.bytes, "bytes")
         try writer.encode(self.topLogprobs, "top_logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionTokenLogprob/properties/top_logprobs/items`.
@@ -623,6 +663,9 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
         public var bytes: [Swift.Int]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `TopLogprob`.
         ///
@@ -641,7 +684,7 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
         }
 
         /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -650,17 +693,19 @@ public struct ChatCompletionTokenLogprob: Codable, Equatable, Sendable, SpecDevi
             self.token = try reader.required(Swift.String.self, "token")
             self.logprob = try reader.required(Swift.Double.self, "logprob")
             self.bytes = try reader.optional([Swift.Int].self, "bytes")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.token, "token")
             try writer.encode(self.logprob, "logprob")
             try writer.encode(self.bytes, "bytes")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -672,6 +717,9 @@ public struct ChatCompletionTool: Codable, Equatable, Sendable, SpecDeviationRep
     public var function: FunctionObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionTool`.
     public init(function: FunctionObject) {
@@ -679,7 +727,7 @@ public struct ChatCompletionTool: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ChatCompletionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -687,16 +735,18 @@ public struct ChatCompletionTool: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "function", required: true)
         self.function = try reader.required(FunctionObject.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -806,6 +856,9 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
     public var moderation: ChatCompletionModeration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateChatCompletionResponse`.
     ///
@@ -842,7 +895,7 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `CreateChatCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -858,14 +911,15 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
         self._systemFingerprint = try reader.optional(Swift.String.self, "system_fingerprint")
         self.usage = try reader.optional(CompletionUsage.self, "usage")
         self.moderation = try reader.optional(ChatCompletionModeration.self, "moderation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chat.completion", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.choices, "choices")
@@ -876,6 +930,7 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self._systemFingerprint, "system_fingerprint")
         try writer.encodeIfPresent(self.usage, "usage")
         try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items`.
@@ -894,6 +949,9 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
         public var logprobs: CreateChatCompletionResponse.Choice.Logprobs?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Choice`.
         ///
@@ -915,7 +973,7 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -925,18 +983,20 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
             self.index = try reader.required(Swift.Int.self, "index")
             self.message = try reader.required(ChatCompletionResponseMessage.self, "message")
             self.logprobs = try reader.optional(CreateChatCompletionResponse.Choice.Logprobs.self, "logprobs")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.finishReason, "finish_reason")
             try writer.encode(self.index, "index")
             try writer.encode(self.message, "message")
             try writer.encode(self.logprobs, "logprobs")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
@@ -981,6 +1041,9 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
             public var refusal: [ChatCompletionTokenLogprob]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Logprobs`.
             ///
@@ -996,7 +1059,7 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
             }
 
             /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1004,16 +1067,18 @@ public struct CreateChatCompletionResponse: Codable, Equatable, Sendable, SpecDe
                 var reader = try ObjectReader(decoder)
                 self.content = try reader.optional([ChatCompletionTokenLogprob].self, "content")
                 self.refusal = try reader.optional([ChatCompletionTokenLogprob].self, "refusal")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.content, "content")
                 try writer.encode(self.refusal, "refusal")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1071,6 +1136,9 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
     public var moderation: ChatCompletionModeration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateChatCompletionStreamResponse`.
     ///
@@ -1107,7 +1175,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `CreateChatCompletionStreamResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1123,14 +1191,15 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
         self._systemFingerprint = try reader.optional(Swift.String.self, "system_fingerprint")
         self.usage = try reader.optional(CompletionUsage.self, "usage")
         self.moderation = try reader.optional(ChatCompletionModeration.self, "moderation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chat.completion.chunk", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.choices, "choices")
@@ -1141,6 +1210,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
         try writer.encodeIfPresent(self._systemFingerprint, "system_fingerprint")
         try writer.encodeIfPresent(self.usage, "usage")
         try writer.encodeIfPresent(self.moderation, "moderation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items`.
@@ -1158,6 +1228,9 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
         public var index: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Choice`.
         ///
@@ -1179,7 +1252,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1189,18 +1262,20 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
             self.logprobs = try reader.optional(CreateChatCompletionStreamResponse.Choice.Logprobs.self, "logprobs")
             self.finishReason = try reader.optional(CreateChatCompletionStreamResponse.Choice.FinishReason.self, "finish_reason")
             self.index = try reader.required(Swift.Int.self, "index")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.logprobs, "logprobs")
             try writer.encode(self.finishReason, "finish_reason")
             try writer.encode(self.index, "index")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Log probability information for the choice.
@@ -1213,6 +1288,9 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
             public var refusal: [ChatCompletionTokenLogprob]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Logprobs`.
             ///
@@ -1228,7 +1306,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
             }
 
             /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1236,16 +1314,18 @@ public struct CreateChatCompletionStreamResponse: Codable, Equatable, Sendable, 
                 var reader = try ObjectReader(decoder)
                 self.content = try reader.optional([ChatCompletionTokenLogprob].self, "content")
                 self.refusal = try reader.optional([ChatCompletionTokenLogprob].self, "refusal")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.content, "content")
                 try writer.encode(self.refusal, "refusal")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -1290,6 +1370,9 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
     public var custom: CustomToolChatCompletions.Custom
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomToolChatCompletions`.
     ///
@@ -1300,7 +1383,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `CustomToolChatCompletions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1308,16 +1391,18 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "custom", required: true)
         self.custom = try reader.required(CustomToolChatCompletions.Custom.self, "custom")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.custom, "custom")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Properties of the custom tool.
@@ -1332,6 +1417,9 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
         public var format: CustomToolChatCompletions.Custom.Format?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Custom`.
         ///
@@ -1350,7 +1438,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
         }
 
         /// Decodes `Custom` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1359,17 +1447,19 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
             self.name = try reader.required(Swift.String.self, "name")
             self.description = try reader.optional(Swift.String.self, "description")
             self.format = try reader.optional(CustomToolChatCompletions.Custom.Format.self, "format")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.name, "name")
             try writer.encodeIfPresent(self.description, "description")
             try writer.encodeIfPresent(self.format, "format")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The input format for the custom tool. Default is unconstrained text.
@@ -1418,6 +1508,9 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                 public var grammar: CustomToolChatCompletions.Custom.Format.Grammar.Grammar
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `Grammar`.
                 ///
@@ -1428,7 +1521,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                 }
 
                 /// Decodes `Grammar` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1436,16 +1529,18 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                     var reader = try ObjectReader(decoder)
                     try reader.constant("type", is: "grammar", required: true)
                     self.grammar = try reader.required(CustomToolChatCompletions.Custom.Format.Grammar.Grammar.self, "grammar")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode("grammar", "type")
                     try writer.encode(self.grammar, "grammar")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
 
                 /// Your chosen grammar.
@@ -1458,6 +1553,9 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                     public var syntax: GrammarSyntax1
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                     public private(set) var specDeviations = SpecDeviations()
+                    /// The members of the JSON object that the schema does not declare, in the order received;
+                    /// encoded after the declared ones (one named like a declared member replaces its value).
+                    public var undeclaredMembers = JSONObject()
 
                     /// Creates a new `Grammar`.
                     ///
@@ -1473,7 +1571,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                     }
 
                     /// Decodes `Grammar` from its JSON object under the decoder's ``DecodingMode``; members it does
-                    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                     ///
                     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1481,16 +1579,18 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
                         var reader = try ObjectReader(decoder)
                         self.definition = try reader.required(Swift.String.self, "definition")
                         self.syntax = try reader.required(GrammarSyntax1.self, "syntax")
+                        self.undeclaredMembers = reader.undeclaredMembers()
                         self.specDeviations = reader.finish()
                     }
 
-                    /// Encodes this value as its JSON object, constants included.
+                    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var writer = ObjectWriter(encoder)
+                        var writer = ObjectWriter(encoder, self.specDeviations)
                         try writer.encode(self.definition, "definition")
                         try writer.encode(self.syntax, "syntax")
+                        try writer.encode(undeclared: self.undeclaredMembers)
                     }
                 }
             }
@@ -1517,6 +1617,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
     public var functionCall: FineTuneChatCompletionRequestAssistantMessage.FunctionCall?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneChatCompletionRequestAssistantMessage`.
     ///
@@ -1547,7 +1650,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
     }
 
     /// Decodes `FineTuneChatCompletionRequestAssistantMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1561,14 +1664,15 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
         self.audio = try reader.optional(ConversationParam2.self, "audio")
         self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, "tool_calls")
         self.functionCall = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.FunctionCall.self, "function_call")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("assistant", "role")
         try writer.encodeIfPresent(self.weight, "weight")
         try writer.encodeIfPresent(self.content, "content")
@@ -1577,6 +1681,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
         try writer.encodeIfPresent(self.audio, "audio")
         try writer.encodeIfPresent(self.toolCalls, "tool_calls")
         try writer.encodeIfPresent(self.functionCall, "function_call")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
@@ -1634,6 +1739,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
         public var name: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -1649,7 +1757,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1657,16 +1765,18 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
             var reader = try ObjectReader(decoder)
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.name = try reader.required(Swift.String.self, "name")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.arguments, "arguments")
             try writer.encode(self.name, "name")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1676,7 +1786,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
 /// Omitting `parameters` defines a function with an empty parameter list.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionParameters`.
-public typealias FunctionParameters = [Swift.String: JSONValue]
+public typealias FunctionParameters = JSONObject
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
@@ -2266,6 +2376,9 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     public var content: PredictionContent.Content
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PredictionContent`.
     ///
@@ -2276,7 +2389,7 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `PredictionContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2284,16 +2397,18 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "content", required: true)
         self.content = try reader.required(PredictionContent.Content.self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("content", "type")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The content that should be matched when generating a model response.
@@ -2348,27 +2463,32 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
 public struct PromptCacheBreakpointParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PromptCacheBreakpointParam`.
     public init() {
     }
 
     /// Decodes `PromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("mode", is: "explicit", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("explicit", "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -13,28 +13,33 @@ import OpenAIRuntime
 public struct ResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFormatJSONObject`.
     public init() {
     }
 
     /// Decodes `ResponseFormatJSONObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "json_object", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("json_object", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -47,6 +52,9 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
     public var jsonSchema: ResponseFormatJSONSchema.JSONSchema
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFormatJSONSchema`.
     ///
@@ -57,7 +65,7 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -65,16 +73,18 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "json_schema", required: true)
         self.jsonSchema = try reader.required(ResponseFormatJSONSchema.JSONSchema.self, "json_schema")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("json_schema", "type")
         try writer.encode(self.jsonSchema, "json_schema")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Structured Outputs configuration options, including a JSON Schema.
@@ -100,6 +110,9 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         public var strict: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `JSONSchema`.
         ///
@@ -121,7 +134,7 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `JSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -131,18 +144,20 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
             self.name = try reader.required(Swift.String.self, "name")
             self.schema = try reader.optional(ResponseFormatJSONSchemaSchema.self, "schema")
             self.strict = try reader.optional(Swift.Bool.self, "strict")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.description, "description")
             try writer.encode(self.name, "name")
             try writer.encodeIfPresent(self.schema, "schema")
             try writer.encodeIfPresent(self.strict, "strict")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -151,7 +166,7 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
 /// Learn how to build JSON schemas [here](https://json-schema.org/).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonSchemaSchema`.
-public typealias ResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
+public typealias ResponseFormatJSONSchemaSchema = JSONObject
 
 /// Default response format. Used to generate text responses.
 ///
@@ -159,28 +174,33 @@ public typealias ResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
 public struct ResponseFormatText: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFormatText`.
     public init() {
     }
 
     /// Decodes `ResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -307,6 +327,9 @@ public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationRepo
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchLocation`.
     ///
@@ -328,7 +351,7 @@ public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `WebSearchLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -338,17 +361,19 @@ public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationRepo
         self.region = try reader.optional(Swift.String.self, "region")
         self.city = try reader.optional(Swift.String.self, "city")
         self.timezone = try reader.optional(Swift.String.self, "timezone")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.country, "country")
         try writer.encodeIfPresent(self.region, "region")
         try writer.encodeIfPresent(self.city, "city")
         try writer.encodeIfPresent(self.timezone, "timezone")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -24,9 +24,12 @@ public struct ChatCompletionAllowedTools: Codable, Equatable, Sendable, SpecDevi
     ///   { "type": "function", "function": { "name": "get_time" } }
     /// ]
     /// ```
-    public var tools: [[Swift.String: JSONValue]]
+    public var tools: [JSONObject]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionAllowedTools`.
     ///
@@ -35,31 +38,33 @@ public struct ChatCompletionAllowedTools: Codable, Equatable, Sendable, SpecDevi
     ///   - tools: A list of tool definitions that the model should be allowed to call.
     public init(
         mode: ChatCompletionAllowedTools.Mode,
-        tools: [[Swift.String: JSONValue]]
+        tools: [JSONObject]
     ) {
         self.mode = mode
         self.tools = tools
     }
 
     /// Decodes `ChatCompletionAllowedTools` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.mode = try reader.required(ChatCompletionAllowedTools.Mode.self, "mode")
-        self.tools = try reader.required([[Swift.String: JSONValue]].self, "tools")
+        self.tools = try reader.required([JSONObject].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.mode, "mode")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Constrains the tools available to the model to a pre-defined set.
@@ -95,6 +100,9 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Equatable, Sendable, Sp
     public var allowedTools: ChatCompletionAllowedTools
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionAllowedToolsChoice`.
     ///
@@ -105,7 +113,7 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ChatCompletionAllowedToolsChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -113,16 +121,18 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Equatable, Sendable, Sp
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "allowed_tools", required: true)
         self.allowedTools = try reader.required(ChatCompletionAllowedTools.self, "allowed_tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("allowed_tools", "type")
         try writer.encode(self.allowedTools, "allowed_tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -134,6 +144,9 @@ public struct ChatCompletionDeleted: Codable, Equatable, Sendable, SpecDeviation
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionDeleted`.
     ///
@@ -149,7 +162,7 @@ public struct ChatCompletionDeleted: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ChatCompletionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -158,17 +171,19 @@ public struct ChatCompletionDeleted: Codable, Equatable, Sendable, SpecDeviation
         try reader.constant("object", is: "chat.completion.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chat.completion.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -180,6 +195,9 @@ public struct ChatCompletionFunctionCallOption: Codable, Equatable, Sendable, Sp
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionFunctionCallOption`.
     ///
@@ -190,22 +208,24 @@ public struct ChatCompletionFunctionCallOption: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ChatCompletionFunctionCallOption` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -223,6 +243,9 @@ public struct ChatCompletionFunctions: Codable, Equatable, Sendable, SpecDeviati
     public var parameters: FunctionParameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionFunctions`.
     ///
@@ -241,7 +264,7 @@ public struct ChatCompletionFunctions: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ChatCompletionFunctions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -250,17 +273,19 @@ public struct ChatCompletionFunctions: Codable, Equatable, Sendable, SpecDeviati
         self.description = try reader.optional(Swift.String.self, "description")
         self.name = try reader.required(Swift.String.self, "name")
         self.parameters = try reader.optional(FunctionParameters.self, "parameters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.description, "description")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -278,6 +303,9 @@ public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationRep
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionList`.
     ///
@@ -299,7 +327,7 @@ public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ChatCompletionList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -310,19 +338,21 @@ public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationRep
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -344,6 +374,9 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
     public var custom: ChatCompletionMessageCustomToolCall.Custom
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionMessageCustomToolCall`.
     ///
@@ -359,7 +392,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ChatCompletionMessageCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -368,17 +401,19 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
         try reader.constant("type", is: "custom", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.custom = try reader.required(ChatCompletionMessageCustomToolCall.Custom.self, "custom")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.custom, "custom")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The custom tool that the model called.
@@ -391,6 +426,9 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
         public var input: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Custom`.
         ///
@@ -406,7 +444,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
         }
 
         /// Decodes `Custom` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -414,16 +452,18 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
             var reader = try ObjectReader(decoder)
             self.name = try reader.required(Swift.String.self, "name")
             self.input = try reader.required(Swift.String.self, "input")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.name, "name")
             try writer.encode(self.input, "input")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -438,6 +478,9 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
     public var function: ChatCompletionMessageToolCall.Function
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionMessageToolCall`.
     ///
@@ -453,7 +496,7 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ChatCompletionMessageToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -462,17 +505,19 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
         try reader.constant("type", is: "function", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.function = try reader.required(ChatCompletionMessageToolCall.Function.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The function that the model called.
@@ -485,6 +530,9 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
         public var arguments: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Function`.
         ///
@@ -500,7 +548,7 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -508,16 +556,18 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
             var reader = try ObjectReader(decoder)
             self.name = try reader.required(Swift.String.self, "name")
             self.arguments = try reader.required(Swift.String.self, "arguments")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.name, "name")
             try writer.encode(self.arguments, "arguments")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -530,6 +580,9 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
     public var function: ChatCompletionMessageToolCallChunk.Function?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionMessageToolCallChunk`.
     ///
@@ -548,7 +601,7 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ChatCompletionMessageToolCallChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -558,18 +611,20 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
         self.index = try reader.required(Swift.Int.self, "index")
         self.id = try reader.optional(Swift.String.self, "id")
         self.function = try reader.optional(ChatCompletionMessageToolCallChunk.Function.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.index, "index")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk/properties/function`.
@@ -580,6 +635,9 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
         public var arguments: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Function`.
         ///
@@ -595,7 +653,7 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -603,16 +661,18 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
             var reader = try ObjectReader(decoder)
             self.name = try reader.optional(Swift.String.self, "name")
             self.arguments = try reader.optional(Swift.String.self, "arguments")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.arguments, "arguments")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -689,6 +749,9 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
     public var output: ChatCompletionModeration.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionModeration`.
     ///
@@ -704,7 +767,7 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ChatCompletionModeration` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -712,16 +775,18 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         self.input = try reader.required(ChatCompletionModeration.Input.self, "input")
         self.output = try reader.required(ChatCompletionModeration.Output.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.input, "input")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Moderation for the request input.
@@ -813,6 +878,9 @@ public struct ChatCompletionModerationError: Codable, Equatable, Sendable, SpecD
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionModerationError`.
     ///
@@ -828,7 +896,7 @@ public struct ChatCompletionModerationError: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ChatCompletionModerationError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -837,17 +905,19 @@ public struct ChatCompletionModerationError: Codable, Equatable, Sendable, SpecD
         try reader.constant("type", is: "error", required: true)
         self.code = try reader.required(Swift.String.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -861,6 +931,9 @@ public struct ChatCompletionModerationResults: Codable, Equatable, Sendable, Spe
     public var results: [ModerationResultBody]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionModerationResults`.
     ///
@@ -876,7 +949,7 @@ public struct ChatCompletionModerationResults: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `ChatCompletionModerationResults` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -885,17 +958,19 @@ public struct ChatCompletionModerationResults: Codable, Equatable, Sendable, Spe
         try reader.constant("type", is: "moderation_results", required: true)
         self.model = try reader.required(Swift.String.self, "model")
         self.results = try reader.required([ModerationResultBody].self, "results")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("moderation_results", "type")
         try writer.encode(self.model, "model")
         try writer.encode(self.results, "results")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -906,6 +981,9 @@ public struct ChatCompletionNamedToolChoice: Codable, Equatable, Sendable, SpecD
     public var function: ChatCompletionFunctionCallOption
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionNamedToolChoice`.
     public init(function: ChatCompletionFunctionCallOption) {
@@ -913,7 +991,7 @@ public struct ChatCompletionNamedToolChoice: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ChatCompletionNamedToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -921,16 +999,18 @@ public struct ChatCompletionNamedToolChoice: Codable, Equatable, Sendable, SpecD
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "function", required: true)
         self.function = try reader.required(ChatCompletionFunctionCallOption.self, "function")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.function, "function")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -941,6 +1021,9 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Equatable, Sendable,
     public var custom: ChatCompletionFunctionCallOption
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionNamedToolChoiceCustom`.
     public init(custom: ChatCompletionFunctionCallOption) {
@@ -948,7 +1031,7 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ChatCompletionNamedToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -956,16 +1039,18 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Equatable, Sendable,
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "custom", required: true)
         self.custom = try reader.required(ChatCompletionFunctionCallOption.self, "custom")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.custom, "custom")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -988,6 +1073,9 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
     public var functionCall: ChatCompletionRequestAssistantMessage.FunctionCall?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestAssistantMessage`.
     ///
@@ -1015,7 +1103,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ChatCompletionRequestAssistantMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1028,14 +1116,15 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
         self.audio = try reader.optional(ConversationParam2.self, "audio")
         self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, "tool_calls")
         self.functionCall = try reader.optional(ChatCompletionRequestAssistantMessage.FunctionCall.self, "function_call")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("assistant", "role")
         try writer.encodeIfPresent(self.content, "content")
         try writer.encodeIfPresent(self.refusal, "refusal")
@@ -1043,6 +1132,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.audio, "audio")
         try writer.encodeIfPresent(self.toolCalls, "tool_calls")
         try writer.encodeIfPresent(self.functionCall, "function_call")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
@@ -1100,6 +1190,9 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
         public var name: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -1115,7 +1208,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1123,16 +1216,18 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
             var reader = try ObjectReader(decoder)
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.name = try reader.required(Swift.String.self, "name")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.arguments, "arguments")
             try writer.encode(self.name, "name")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1186,6 +1281,9 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestDeveloperMessage`.
     ///
@@ -1201,7 +1299,7 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ChatCompletionRequestDeveloperMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1210,17 +1308,19 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
         try reader.constant("role", is: "developer", required: true)
         self.content = try reader.required(ChatCompletionRequestDeveloperMessage.Content.self, "content")
         self.name = try reader.optional(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("developer", "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The contents of the developer message.
@@ -1279,6 +1379,9 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Equatable, Sendable
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestFunctionMessage`.
     ///
@@ -1294,7 +1397,7 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Equatable, Sendable
     }
 
     /// Decodes `ChatCompletionRequestFunctionMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1303,17 +1406,19 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Equatable, Sendable
         try reader.constant("role", is: "function", required: true)
         self.content = try reader.optional(Swift.String.self, "content")
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "role")
         try writer.encode(self.content, "content")
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1383,6 +1488,9 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartAudio`.
     ///
@@ -1398,7 +1506,7 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1407,17 +1515,19 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
         try reader.constant("type", is: "input_audio", required: true)
         self.inputAudio = try reader.required(ChatCompletionRequestMessageContentPartAudio.InputAudio.self, "input_audio")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio", "type")
         try writer.encode(self.inputAudio, "input_audio")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio/properties/input_audio`.
@@ -1428,6 +1538,9 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
         public var format: ChatCompletionRequestMessageContentPartAudio.InputAudio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputAudio`.
         ///
@@ -1443,7 +1556,7 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
         }
 
         /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1451,16 +1564,18 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
             var reader = try ObjectReader(decoder)
             self.data = try reader.required(Swift.String.self, "data")
             self.format = try reader.required(ChatCompletionRequestMessageContentPartAudio.InputAudio.Format.self, "format")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.data, "data")
             try writer.encode(self.format, "format")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The format of the encoded audio data. Currently supports "wav" and "mp3".
@@ -1493,6 +1608,9 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartFile`.
     ///
@@ -1508,7 +1626,7 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartFile` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1517,17 +1635,19 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
         try reader.constant("type", is: "file", required: true)
         self.file = try reader.required(ChatCompletionRequestMessageContentPartFile.File.self, "file")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file", "type")
         try writer.encode(self.file, "file")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile/properties/file`.
@@ -1542,6 +1662,9 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `File`.
         ///
@@ -1560,7 +1683,7 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
         }
 
         /// Decodes `File` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1569,17 +1692,19 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
             self.filename = try reader.optional(Swift.String.self, "filename")
             self.fileData = try reader.optional(Swift.String.self, "file_data")
             self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.filename, "filename")
             try writer.encodeIfPresent(self.fileData, "file_data")
             try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1593,6 +1718,9 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartImage`.
     ///
@@ -1608,7 +1736,7 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1617,17 +1745,19 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
         try reader.constant("type", is: "image_url", required: true)
         self.imageURL = try reader.required(ChatCompletionRequestMessageContentPartImage.ImageURL.self, "image_url")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_url", "type")
         try writer.encode(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage/properties/image_url`.
@@ -1640,6 +1770,9 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ImageURL`.
         ///
@@ -1655,7 +1788,7 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
         }
 
         /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1663,16 +1796,18 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
             var reader = try ObjectReader(decoder)
             self.url = try reader.required(Swift.String.self, "url")
             self.detail = try reader.optional(FileInputDetail.self, "detail")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.url, "url")
             try writer.encodeIfPresent(self.detail, "detail")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1685,6 +1820,9 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Equatable
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartRefusal`.
     ///
@@ -1695,7 +1833,7 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Equatable
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartRefusal` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1703,16 +1841,18 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Equatable
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "refusal", required: true)
         self.refusal = try reader.required(Swift.String.self, "refusal")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("refusal", "type")
         try writer.encode(self.refusal, "refusal")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1726,6 +1866,9 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, S
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartText`.
     ///
@@ -1741,7 +1884,7 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, S
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1750,17 +1893,19 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, S
         try reader.constant("type", is: "text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1776,6 +1921,9 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestSystemMessage`.
     ///
@@ -1791,7 +1939,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ChatCompletionRequestSystemMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1800,17 +1948,19 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
         try reader.constant("role", is: "system", required: true)
         self.content = try reader.required(ChatCompletionRequestSystemMessage.Content.self, "content")
         self.name = try reader.optional(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("system", "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The contents of the system message.
@@ -1870,6 +2020,9 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
     public var toolCallID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestToolMessage`.
     ///
@@ -1885,7 +2038,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ChatCompletionRequestToolMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1894,17 +2047,19 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
         try reader.constant("role", is: "tool", required: true)
         self.content = try reader.required(ChatCompletionRequestToolMessage.Content.self, "content")
         self.toolCallID = try reader.required(Swift.String.self, "tool_call_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool", "role")
         try writer.encode(self.content, "content")
         try writer.encode(self.toolCallID, "tool_call_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The contents of the tool message.
@@ -1965,6 +2120,9 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionRequestUserMessage`.
     ///
@@ -1980,7 +2138,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ChatCompletionRequestUserMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1989,17 +2147,19 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
         try reader.constant("role", is: "user", required: true)
         self.content = try reader.required(ChatCompletionRequestUserMessage.Content.self, "content")
         self.name = try reader.optional(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("user", "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The contents of the user message.

@@ -18,6 +18,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionMessageList`.
     ///
@@ -39,7 +42,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ChatCompletionMessageList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -50,19 +53,21 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -103,6 +108,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
         public var contentParts: [ChatCompletionMessageList.DataItem.ContentPart]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `DataItem`.
         ///
@@ -139,7 +147,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
         }
 
         /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -154,14 +162,15 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             self.audio = try reader.optional(ChatCompletionMessageList.DataItem.Audio.self, "audio")
             self.id = try reader.required(Swift.String.self, "id")
             self.contentParts = try reader.optional([ChatCompletionMessageList.DataItem.ContentPart].self, "content_parts")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.content, "content")
             try writer.encode(self.refusal, "refusal")
             try writer.encodeIfPresent(self.toolCalls, "tool_calls")
@@ -171,6 +180,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encode(self.id, "id")
             try writer.encodeIfPresent(self.contentParts, "content_parts")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// A URL citation when using web search.
@@ -181,6 +191,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             public var urlCitation: ChatCompletionMessageList.DataItem.Annotation.URLCitation
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Annotation`.
             ///
@@ -191,7 +204,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             }
 
             /// Decodes `Annotation` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -199,16 +212,18 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
                 var reader = try ObjectReader(decoder)
                 try reader.constant("type", is: "url_citation", required: true)
                 self.urlCitation = try reader.required(ChatCompletionMessageList.DataItem.Annotation.URLCitation.self, "url_citation")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode("url_citation", "type")
                 try writer.encode(self.urlCitation, "url_citation")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// A URL citation when using web search.
@@ -225,6 +240,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
                 public var title: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `URLCitation`.
                 ///
@@ -246,7 +264,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
                 }
 
                 /// Decodes `URLCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -256,18 +274,20 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
                     self.startIndex = try reader.required(Swift.Int.self, "start_index")
                     self.url = try reader.required(Swift.String.self, "url")
                     self.title = try reader.required(Swift.String.self, "title")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode(self.endIndex, "end_index")
                     try writer.encode(self.startIndex, "start_index")
                     try writer.encode(self.url, "url")
                     try writer.encode(self.title, "title")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -312,6 +332,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             public var name: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `FunctionCall`.
             ///
@@ -327,7 +350,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             }
 
             /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -335,16 +358,18 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
                 var reader = try ObjectReader(decoder)
                 self.arguments = try reader.required(Swift.String.self, "arguments")
                 self.name = try reader.required(Swift.String.self, "name")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.arguments, "arguments")
                 try writer.encode(self.name, "name")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -366,6 +391,9 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             public var transcript: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Audio`.
             ///
@@ -387,7 +415,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
             }
 
             /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -397,18 +425,20 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
                 self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
                 self.data = try reader.required(Swift.String.self, "data")
                 self.transcript = try reader.required(Swift.String.self, "transcript")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.id, "id")
                 try writer.encode(self.expiresAt, "expires_at")
                 try writer.encode(self.data, "data")
                 try writer.encode(self.transcript, "transcript")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 

@@ -274,6 +274,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateChatCompletionRequest`.
     ///
@@ -394,7 +397,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -437,14 +440,15 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         self.parallelToolCalls = try reader.optional(ParallelToolCalls.self, "parallel_tool_calls")
         self._functionCall = try reader.optional(CreateChatCompletionRequest.FunctionCall.self, "function_call")
         self._functions = try reader.optional([ChatCompletionFunctions].self, "functions")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
         try writer.encodeIfPresent(self.temperature, "temperature")
@@ -482,6 +486,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
         try writer.encodeIfPresent(self._functionCall, "function_call")
         try writer.encodeIfPresent(self._functions, "functions")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// This tool searches the web for relevant results to use in a response.
@@ -498,6 +503,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         public var searchContextSize: WebSearchContextSize?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `WebSearchOptions`.
         ///
@@ -513,7 +521,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         }
 
         /// Decodes `WebSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -521,16 +529,18 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             var reader = try ObjectReader(decoder)
             self.userLocation = try reader.optional(CreateChatCompletionRequest.WebSearchOptions.UserLocation.self, "user_location")
             self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.userLocation, "user_location")
             try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Approximate location parameters for the search.
@@ -541,6 +551,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             public var approximate: WebSearchLocation
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `UserLocation`.
             ///
@@ -551,7 +564,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             }
 
             /// Decodes `UserLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -559,16 +572,18 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
                 var reader = try ObjectReader(decoder)
                 try reader.constant("type", is: "approximate", required: true)
                 self.approximate = try reader.required(WebSearchLocation.self, "approximate")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode("approximate", "type")
                 try writer.encode(self.approximate, "approximate")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -641,6 +656,9 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         public var format: CreateChatCompletionRequest.Audio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         ///
@@ -656,7 +674,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -664,16 +682,18 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             var reader = try ObjectReader(decoder)
             self.voice = try reader.required(VoiceIDsOrCustomVoice.self, "voice")
             self.format = try reader.required(CreateChatCompletionRequest.Audio.Format.self, "format")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.voice, "voice")
             try writer.encode(self.format, "format")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,

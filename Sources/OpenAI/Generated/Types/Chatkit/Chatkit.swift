@@ -10,28 +10,33 @@ import OpenAIRuntime
 public struct ActiveStatus: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ActiveStatus`.
     public init() {
     }
 
     /// Decodes `ActiveStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "active", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("active", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -49,6 +54,9 @@ public struct AssistantMessageItem: Codable, Equatable, Sendable, SpecDeviationR
     public var content: [ResponseOutputText]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssistantMessageItem`.
     ///
@@ -70,7 +78,7 @@ public struct AssistantMessageItem: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `AssistantMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -82,20 +90,22 @@ public struct AssistantMessageItem: Codable, Equatable, Sendable, SpecDeviationR
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.threadID = try reader.required(Swift.String.self, "thread_id")
         self.content = try reader.required([ResponseOutputText].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread_item", "object")
         try writer.encode("chatkit.assistant_message", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.threadID, "thread_id")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -115,6 +125,9 @@ public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var previewURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Attachment`.
     ///
@@ -139,7 +152,7 @@ public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -150,19 +163,21 @@ public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.name = try reader.required(Swift.String.self, "name")
         self.mimeType = try reader.required(Swift.String.self, "mime_type")
         self.previewURL = try reader.optional(Swift.String.self, "preview_url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.mimeType, "mime_type")
         try writer.encode(self.previewURL, "preview_url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -191,6 +206,9 @@ public struct AutomaticThreadTitlingParam: Codable, Equatable, Sendable, SpecDev
     public var enabled: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AutomaticThreadTitlingParam`.
     ///
@@ -201,22 +219,24 @@ public struct AutomaticThreadTitlingParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `AutomaticThreadTitlingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.optional(Swift.Bool.self, "enabled")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.enabled, "enabled")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -228,6 +248,9 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Equatable, Sendable, S
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatSessionAutomaticThreadTitling`.
     ///
@@ -238,22 +261,24 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `ChatSessionAutomaticThreadTitling` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.required(Swift.Bool.self, "enabled")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.enabled, "enabled")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -269,6 +294,9 @@ public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, Spe
     public var history: ChatSessionHistory
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatSessionChatkitConfiguration`.
     ///
@@ -287,7 +315,7 @@ public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `ChatSessionChatkitConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -296,17 +324,19 @@ public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, Spe
         self.automaticThreadTitling = try reader.required(ChatSessionAutomaticThreadTitling.self, "automatic_thread_titling")
         self.fileUpload = try reader.required(ChatSessionFileUpload.self, "file_upload")
         self.history = try reader.required(ChatSessionHistory.self, "history")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.automaticThreadTitling, "automatic_thread_titling")
         try writer.encode(self.fileUpload, "file_upload")
         try writer.encode(self.history, "history")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -322,6 +352,9 @@ public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviation
     public var maxFiles: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatSessionFileUpload`.
     ///
@@ -340,7 +373,7 @@ public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ChatSessionFileUpload` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -349,17 +382,19 @@ public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviation
         self.enabled = try reader.required(Swift.Bool.self, "enabled")
         self.maxFileSize = try reader.optional(Swift.Int.self, "max_file_size")
         self.maxFiles = try reader.optional(Swift.Int.self, "max_files")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.enabled, "enabled")
         try writer.encode(self.maxFileSize, "max_file_size")
         try writer.encode(self.maxFiles, "max_files")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -373,6 +408,9 @@ public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationRep
     public var recentThreads: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatSessionHistory`.
     ///
@@ -388,7 +426,7 @@ public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ChatSessionHistory` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -396,16 +434,18 @@ public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.required(Swift.Bool.self, "enabled")
         self.recentThreads = try reader.optional(Swift.Int.self, "recent_threads")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.enabled, "enabled")
         try writer.encode(self.recentThreads, "recent_threads")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -417,6 +457,9 @@ public struct ChatSessionRateLimits: Codable, Equatable, Sendable, SpecDeviation
     public var maxRequestsPer1Minute: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatSessionRateLimits`.
     ///
@@ -427,22 +470,24 @@ public struct ChatSessionRateLimits: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ChatSessionRateLimits` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, "max_requests_per_1_minute")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -470,6 +515,9 @@ public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationRe
     public var chatkitConfiguration: ChatSessionChatkitConfiguration
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatSessionResource`.
     ///
@@ -506,7 +554,7 @@ public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ChatSessionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -522,14 +570,15 @@ public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationRe
         self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, "max_requests_per_1_minute")
         self.status = try reader.required(ChatSessionStatus.self, "status")
         self.chatkitConfiguration = try reader.required(ChatSessionChatkitConfiguration.self, "chatkit_configuration")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.session", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.expiresAt, "expires_at")
@@ -540,6 +589,7 @@ public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
         try writer.encode(self.status, "status")
         try writer.encode(self.chatkitConfiguration, "chatkit_configuration")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
@@ -557,6 +607,7 @@ public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationRe
                 ("status", self.status as Any),
                 ("chatkitConfiguration", self.chatkitConfiguration as Any),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 }
@@ -593,6 +644,9 @@ public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDevia
     public var history: HistoryParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatkitConfigurationParam`.
     ///
@@ -611,7 +665,7 @@ public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ChatkitConfigurationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -620,17 +674,19 @@ public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDevia
         self.automaticThreadTitling = try reader.optional(AutomaticThreadTitlingParam.self, "automatic_thread_titling")
         self.fileUpload = try reader.optional(FileUploadParam.self, "file_upload")
         self.history = try reader.optional(HistoryParam.self, "history")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.automaticThreadTitling, "automatic_thread_titling")
         try writer.encodeIfPresent(self.fileUpload, "file_upload")
         try writer.encodeIfPresent(self.history, "history")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -648,6 +704,9 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
     public var tracing: ChatkitWorkflowTracing
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatkitWorkflow`.
     ///
@@ -669,7 +728,7 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `ChatkitWorkflow` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -679,18 +738,20 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
         self.version = try reader.optional(Swift.String.self, "version")
         self.stateVariables = try reader.optional([Swift.String: ChatkitWorkflow.StateVariablesValue].self, "state_variables")
         self.tracing = try reader.required(ChatkitWorkflowTracing.self, "tracing")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.version, "version")
         try writer.encode(self.stateVariables, "state_variables")
         try writer.encode(self.tracing, "tracing")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -753,6 +814,9 @@ public struct ChatkitWorkflowTracing: Codable, Equatable, Sendable, SpecDeviatio
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatkitWorkflowTracing`.
     ///
@@ -763,22 +827,24 @@ public struct ChatkitWorkflowTracing: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ChatkitWorkflowTracing` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.required(Swift.Bool.self, "enabled")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.enabled, "enabled")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -804,6 +870,9 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ClientToolCallItem`.
     ///
@@ -837,7 +906,7 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ClientToolCallItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -853,14 +922,15 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
         self.output = try reader.optional(Swift.String.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread_item", "object")
         try writer.encode("chatkit.client_tool_call", "type")
         try writer.encode(self.id, "id")
@@ -871,6 +941,7 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -899,6 +970,9 @@ public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ClosedStatus`.
     ///
@@ -909,7 +983,7 @@ public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `ClosedStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -917,16 +991,18 @@ public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "closed", required: true)
         self.reason = try reader.optional(Swift.String.self, "reason")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("closed", "type")
         try writer.encode(self.reason, "reason")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -948,6 +1024,9 @@ public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviation
     public var chatkitConfiguration: ChatkitConfigurationParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateChatSessionBody`.
     ///
@@ -972,7 +1051,7 @@ public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `CreateChatSessionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -983,19 +1062,21 @@ public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviation
         self.expiresAfter = try reader.optional(ExpiresAfterParam.self, "expires_after")
         self.rateLimits = try reader.optional(RateLimitsParam.self, "rate_limits")
         self.chatkitConfiguration = try reader.optional(ChatkitConfigurationParam.self, "chatkit_configuration")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.workflow, "workflow")
         try writer.encode(self.user, "user")
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
         try writer.encodeIfPresent(self.rateLimits, "rate_limits")
         try writer.encodeIfPresent(self.chatkitConfiguration, "chatkit_configuration")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1009,6 +1090,9 @@ public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviation
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeletedThreadResource`.
     ///
@@ -1024,7 +1108,7 @@ public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `DeletedThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1033,17 +1117,19 @@ public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviation
         try reader.constant("object", is: "chatkit.thread.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1057,6 +1143,9 @@ public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationRepo
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ExpiresAfterParam`.
     ///
@@ -1067,7 +1156,7 @@ public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `ExpiresAfterParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1075,16 +1164,18 @@ public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         try reader.constant("anchor", is: "created_at", required: true)
         self.seconds = try reader.required(Swift.Int.self, "seconds")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("created_at", "anchor")
         try writer.encode(self.seconds, "seconds")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1096,6 +1187,9 @@ public struct FileAnnotation: Codable, Equatable, Sendable, SpecDeviationReporti
     public var source: FileAnnotationSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileAnnotation`.
     ///
@@ -1106,7 +1200,7 @@ public struct FileAnnotation: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `FileAnnotation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1114,16 +1208,18 @@ public struct FileAnnotation: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "file", required: true)
         self.source = try reader.required(FileAnnotationSource.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file", "type")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1135,6 +1231,9 @@ public struct FileAnnotationSource: Codable, Equatable, Sendable, SpecDeviationR
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileAnnotationSource`.
     ///
@@ -1145,7 +1244,7 @@ public struct FileAnnotationSource: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `FileAnnotationSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1153,16 +1252,18 @@ public struct FileAnnotationSource: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "file", required: true)
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file", "type")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1182,6 +1283,9 @@ public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReport
     public var maxFiles: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileUploadParam`.
     ///
@@ -1200,7 +1304,7 @@ public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `FileUploadParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1209,17 +1313,19 @@ public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReport
         self.enabled = try reader.optional(Swift.Bool.self, "enabled")
         self.maxFileSize = try reader.optional(Swift.Int.self, "max_file_size")
         self.maxFiles = try reader.optional(Swift.Int.self, "max_files")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.enabled, "enabled")
         try writer.encodeIfPresent(self.maxFileSize, "max_file_size")
         try writer.encodeIfPresent(self.maxFiles, "max_files")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1235,6 +1341,9 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
     public var recentThreads: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HistoryParam`.
     ///
@@ -1250,7 +1359,7 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `HistoryParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1258,16 +1367,18 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.optional(Swift.Bool.self, "enabled")
         self.recentThreads = try reader.optional(Swift.Int.self, "recent_threads")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.enabled, "enabled")
         try writer.encodeIfPresent(self.recentThreads, "recent_threads")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1281,6 +1392,9 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InferenceOptions`.
     ///
@@ -1296,7 +1410,7 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `InferenceOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1304,16 +1418,18 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
         var reader = try ObjectReader(decoder)
         self.toolChoice = try reader.optional(ToolChoice.self, "tool_choice")
         self.model = try reader.optional(Swift.String.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.toolChoice, "tool_choice")
         try writer.encode(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1325,6 +1441,9 @@ public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LockedStatus`.
     ///
@@ -1335,7 +1454,7 @@ public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `LockedStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1343,16 +1462,18 @@ public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "locked", required: true)
         self.reason = try reader.optional(Swift.String.self, "reason")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("locked", "type")
         try writer.encode(self.reason, "reason")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1366,6 +1487,9 @@ public struct RateLimitsParam: Codable, Equatable, Sendable, SpecDeviationReport
     public var maxRequestsPer1Minute: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RateLimitsParam`.
     ///
@@ -1376,22 +1500,24 @@ public struct RateLimitsParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `RateLimitsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.maxRequestsPer1Minute = try reader.optional(Swift.Int.self, "max_requests_per_1_minute")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1405,6 +1531,9 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
     public var annotations: [ResponseOutputText.Annotation]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseOutputText`.
     ///
@@ -1420,7 +1549,7 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ResponseOutputText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1429,17 +1558,19 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("type", is: "output_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
         self.annotations = try reader.required([ResponseOutputText.Annotation].self, "annotations")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_text", "type")
         try writer.encode(self.text, "text")
         try writer.encode(self.annotations, "annotations")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Annotation object describing a cited source.
@@ -1496,6 +1627,9 @@ public struct TaskGroupItem: Codable, Equatable, Sendable, SpecDeviationReportin
     public var tasks: [TaskGroupTask]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TaskGroupItem`.
     ///
@@ -1517,7 +1651,7 @@ public struct TaskGroupItem: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `TaskGroupItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1529,20 +1663,22 @@ public struct TaskGroupItem: Codable, Equatable, Sendable, SpecDeviationReportin
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.threadID = try reader.required(Swift.String.self, "thread_id")
         self.tasks = try reader.required([TaskGroupTask].self, "tasks")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread_item", "object")
         try writer.encode("chatkit.task_group", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.threadID, "thread_id")
         try writer.encode(self.tasks, "tasks")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1558,6 +1694,9 @@ public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReportin
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TaskGroupTask`.
     ///
@@ -1576,7 +1715,7 @@ public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `TaskGroupTask` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1585,17 +1724,19 @@ public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReportin
         self.type = try reader.required(TaskType.self, "type")
         self.heading = try reader.optional(Swift.String.self, "heading")
         self.summary = try reader.optional(Swift.String.self, "summary")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.heading, "heading")
         try writer.encode(self.summary, "summary")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1617,6 +1758,9 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TaskItem`.
     ///
@@ -1644,7 +1788,7 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `TaskItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1658,14 +1802,15 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.taskType = try reader.required(TaskType.self, "task_type")
         self.heading = try reader.optional(Swift.String.self, "heading")
         self.summary = try reader.optional(Swift.String.self, "summary")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread_item", "object")
         try writer.encode("chatkit.task", "type")
         try writer.encode(self.id, "id")
@@ -1674,6 +1819,7 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.taskType, "task_type")
         try writer.encode(self.heading, "heading")
         try writer.encode(self.summary, "summary")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1767,6 +1913,9 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ThreadItemListResource`.
     ///
@@ -1788,7 +1937,7 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ThreadItemListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1799,19 +1948,21 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1837,6 +1988,9 @@ public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationRep
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ThreadListResource`.
     ///
@@ -1858,7 +2012,7 @@ public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ThreadListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1869,19 +2023,21 @@ public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationRep
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1909,6 +2065,9 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
     public var user: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ThreadResource`.
     ///
@@ -1933,7 +2092,7 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `ThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1945,20 +2104,22 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
         self.title = try reader.optional(Swift.String.self, "title")
         self.status = try reader.required(ThreadResource.Status.self, "status")
         self.user = try reader.required(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.title, "title")
         try writer.encode(self.status, "status")
         try writer.encode(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Current status for the thread. Defaults to `active` for newly created threads.
@@ -2014,6 +2175,9 @@ public struct ToolChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolChoice`.
     ///
@@ -2024,22 +2188,24 @@ public struct ToolChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `ToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2051,6 +2217,9 @@ public struct URLAnnotation: Codable, Equatable, Sendable, SpecDeviationReportin
     public var source: URLAnnotationSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `URLAnnotation`.
     ///
@@ -2061,7 +2230,7 @@ public struct URLAnnotation: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `URLAnnotation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2069,16 +2238,18 @@ public struct URLAnnotation: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "url", required: true)
         self.source = try reader.required(URLAnnotationSource.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("url", "type")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2090,6 +2261,9 @@ public struct URLAnnotationSource: Codable, Equatable, Sendable, SpecDeviationRe
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `URLAnnotationSource`.
     ///
@@ -2100,7 +2274,7 @@ public struct URLAnnotationSource: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `URLAnnotationSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2108,16 +2282,18 @@ public struct URLAnnotationSource: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "url", required: true)
         self.url = try reader.required(Swift.String.self, "url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("url", "type")
         try writer.encode(self.url, "url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2129,6 +2305,9 @@ public struct UserMessageInputText: Codable, Equatable, Sendable, SpecDeviationR
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserMessageInputText`.
     ///
@@ -2139,7 +2318,7 @@ public struct UserMessageInputText: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `UserMessageInputText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2147,16 +2326,18 @@ public struct UserMessageInputText: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2178,6 +2359,9 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
     public var inferenceOptions: InferenceOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserMessageItem`.
     ///
@@ -2205,7 +2389,7 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `UserMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2219,14 +2403,15 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
         self.content = try reader.required([UserMessageItem.ContentItem].self, "content")
         self.attachments = try reader.required([Attachment].self, "attachments")
         self.inferenceOptions = try reader.optional(InferenceOptions.self, "inference_options")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread_item", "object")
         try writer.encode("chatkit.user_message", "type")
         try writer.encode(self.id, "id")
@@ -2235,6 +2420,7 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(self.content, "content")
         try writer.encode(self.attachments, "attachments")
         try writer.encode(self.inferenceOptions, "inference_options")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Content blocks that comprise a user message.
@@ -2285,6 +2471,9 @@ public struct UserMessageQuotedText: Codable, Equatable, Sendable, SpecDeviation
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserMessageQuotedText`.
     ///
@@ -2295,7 +2484,7 @@ public struct UserMessageQuotedText: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `UserMessageQuotedText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2303,16 +2492,18 @@ public struct UserMessageQuotedText: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "quoted_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("quoted_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2330,6 +2521,9 @@ public struct WidgetMessageItem: Codable, Equatable, Sendable, SpecDeviationRepo
     public var widget: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WidgetMessageItem`.
     ///
@@ -2351,7 +2545,7 @@ public struct WidgetMessageItem: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `WidgetMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2363,20 +2557,22 @@ public struct WidgetMessageItem: Codable, Equatable, Sendable, SpecDeviationRepo
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.threadID = try reader.required(Swift.String.self, "thread_id")
         self.widget = try reader.required(Swift.String.self, "widget")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("chatkit.thread_item", "object")
         try writer.encode("chatkit.widget", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.threadID, "thread_id")
         try writer.encode(self.widget, "widget")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2394,6 +2590,9 @@ public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReportin
     public var tracing: WorkflowTracingParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WorkflowParam`.
     ///
@@ -2415,7 +2614,7 @@ public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `WorkflowParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2425,18 +2624,20 @@ public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReportin
         self.version = try reader.optional(Swift.String.self, "version")
         self.stateVariables = try reader.optional([Swift.String: WorkflowParam.StateVariablesValue].self, "state_variables")
         self.tracing = try reader.optional(WorkflowTracingParam.self, "tracing")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.version, "version")
         try writer.encodeIfPresent(self.stateVariables, "state_variables")
         try writer.encodeIfPresent(self.tracing, "tracing")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -2499,6 +2700,9 @@ public struct WorkflowTracingParam: Codable, Equatable, Sendable, SpecDeviationR
     public var enabled: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WorkflowTracingParam`.
     ///
@@ -2509,21 +2713,23 @@ public struct WorkflowTracingParam: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `WorkflowTracingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.optional(Swift.Bool.self, "enabled")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.enabled, "enabled")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -97,6 +97,9 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateCompletionRequest`.
     ///
@@ -160,7 +163,7 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `CreateCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -184,14 +187,15 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.topP = try reader.optional(Swift.Double.self, "top_p")
         self.user = try reader.optional(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encode(self.prompt, "prompt")
         try writer.encodeIfPresent(self.bestOf, "best_of")
@@ -210,6 +214,7 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encodeIfPresent(self.topP, "top_p")
         try writer.encodeIfPresent(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -310,6 +315,9 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
     public var usage: CompletionUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateCompletionResponse`.
     ///
@@ -337,7 +345,7 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `CreateCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -350,14 +358,15 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
         self.model = try reader.required(Swift.String.self, "model")
         self.systemFingerprint = try reader.optional(Swift.String.self, "system_fingerprint")
         self.usage = try reader.optional(CompletionUsage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text_completion", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.choices, "choices")
@@ -365,6 +374,7 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.systemFingerprint, "system_fingerprint")
         try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items`.
@@ -378,6 +388,9 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
         public var text: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Choice`.
         ///
@@ -399,7 +412,7 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -409,18 +422,20 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
             self.index = try reader.required(Swift.Int.self, "index")
             self.logprobs = try reader.optional(CreateCompletionResponse.Choice.Logprobs.self, "logprobs")
             self.text = try reader.required(Swift.String.self, "text")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.finishReason, "finish_reason")
             try writer.encode(self.index, "index")
             try writer.encode(self.logprobs, "logprobs")
             try writer.encode(self.text, "text")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
@@ -455,6 +470,9 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
             public var topLogprobs: [[Swift.String: Swift.Double]]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Logprobs`.
             public init(
@@ -470,7 +488,7 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
             }
 
             /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -480,18 +498,20 @@ public struct CreateCompletionResponse: Codable, Equatable, Sendable, SpecDeviat
                 self.tokenLogprobs = try reader.optional([Swift.Double].self, "token_logprobs")
                 self.tokens = try reader.optional([Swift.String].self, "tokens")
                 self.topLogprobs = try reader.optional([[Swift.String: Swift.Double]].self, "top_logprobs")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.textOffset, "text_offset")
                 try writer.encodeIfPresent(self.tokenLogprobs, "token_logprobs")
                 try writer.encodeIfPresent(self.tokens, "tokens")
                 try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }

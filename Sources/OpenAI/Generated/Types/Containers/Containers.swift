@@ -16,6 +16,9 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerFileListResource`.
     ///
@@ -37,7 +40,7 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ContainerFileListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -48,19 +51,21 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -92,6 +97,9 @@ public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviation
     public var source: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerFileResource`.
     ///
@@ -122,7 +130,7 @@ public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ContainerFileResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -135,14 +143,15 @@ public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviation
         self.bytes = try reader.required(Swift.Int.self, "bytes")
         self.path = try reader.required(Swift.String.self, "path")
         self.source = try reader.required(Swift.String.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.object, "object")
         try writer.encode(self.containerID, "container_id")
@@ -150,6 +159,7 @@ public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.bytes, "bytes")
         try writer.encode(self.path, "path")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -165,6 +175,9 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerListResource`.
     ///
@@ -186,7 +199,7 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ContainerListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -197,19 +210,21 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -233,6 +248,9 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
     public var domainSecrets: [ContainerNetworkPolicyDomainSecretParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerNetworkPolicyAllowlistParam`.
     ///
@@ -248,7 +266,7 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
     }
 
     /// Decodes `ContainerNetworkPolicyAllowlistParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -257,17 +275,19 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
         try reader.constant("type", is: "allowlist", required: true)
         self.allowedDomains = try reader.required([Swift.String].self, "allowed_domains")
         self.domainSecrets = try reader.optional([ContainerNetworkPolicyDomainSecretParam].self, "domain_secrets")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("allowlist", "type")
         try writer.encode(self.allowedDomains, "allowed_domains")
         try writer.encodeIfPresent(self.domainSecrets, "domain_secrets")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -275,28 +295,33 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
 public struct ContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerNetworkPolicyDisabledParam`.
     public init() {
     }
 
     /// Decodes `ContainerNetworkPolicyDisabledParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "disabled", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("disabled", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -316,6 +341,9 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
     public var value: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerNetworkPolicyDomainSecretParam`.
     ///
@@ -334,7 +362,7 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
     }
 
     /// Decodes `ContainerNetworkPolicyDomainSecretParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -343,17 +371,19 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
         self.domain = try reader.required(Swift.String.self, "domain")
         self.name = try reader.required(Swift.String.self, "name")
         self.value = try reader.required(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.domain, "domain")
         try writer.encode(self.name, "name")
         try writer.encode(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -365,6 +395,7 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
                 ("name", self.name as Any),
                 ("value", Redaction.placeholder),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 }
@@ -395,6 +426,9 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
     public var networkPolicy: ContainerResource.NetworkPolicy?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerResource`.
     ///
@@ -431,7 +465,7 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `ContainerResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -446,14 +480,15 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         self.expiresAfter = try reader.optional(ContainerResource.ExpiresAfter.self, "expires_after")
         self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, "memory_limit")
         self.networkPolicy = try reader.optional(ContainerResource.NetworkPolicy.self, "network_policy")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.object, "object")
         try writer.encode(self.name, "name")
@@ -463,6 +498,7 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
         try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
         try writer.encodeIfPresent(self.networkPolicy, "network_policy")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The container will expire after this time period.
@@ -475,6 +511,9 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         public var minutes: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -485,7 +524,7 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -493,16 +532,18 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
             var reader = try ObjectReader(decoder)
             try reader.constant("anchor", is: "last_active_at", required: false)
             self.minutes = try reader.optional(Swift.Int.self, "minutes")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("last_active_at", "anchor")
             try writer.encodeIfPresent(self.minutes, "minutes")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -516,6 +557,9 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `NetworkPolicy`.
         ///
@@ -531,7 +575,7 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `NetworkPolicy` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -539,16 +583,18 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
             var reader = try ObjectReader(decoder)
             self.type = try reader.required(ContainerResource.NetworkPolicy.TypeValue.self, "type")
             self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.type, "type")
             try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The network policy mode.
@@ -588,6 +634,9 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
     public var networkPolicy: CreateContainerBody.NetworkPolicy?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateContainerBody`.
     ///
@@ -615,7 +664,7 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `CreateContainerBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -627,20 +676,22 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
         self.skills = try reader.optional([CreateContainerBody.Skill].self, "skills")
         self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, "memory_limit")
         self.networkPolicy = try reader.optional(CreateContainerBody.NetworkPolicy.self, "network_policy")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.fileIDs, "file_ids")
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
         try writer.encodeIfPresent(self.skills, "skills")
         try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
         try writer.encodeIfPresent(self.networkPolicy, "network_policy")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Container expiration time in seconds relative to the 'anchor' time.
@@ -650,6 +701,9 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
         public var minutes: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ExpiresAfter`.
         public init(minutes: Swift.Int) {
@@ -657,7 +711,7 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -665,16 +719,18 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
             var reader = try ObjectReader(decoder)
             try reader.constant("anchor", is: "last_active_at", required: true)
             self.minutes = try reader.required(Swift.Int.self, "minutes")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("last_active_at", "anchor")
             try writer.encode(self.minutes, "minutes")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -765,6 +821,9 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
     public var file: FileUpload?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateContainerFileBody`.
     ///
@@ -780,7 +839,7 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `CreateContainerFileBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -788,16 +847,18 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.file = try reader.optional(FileUpload.self, "file")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encodeIfPresent(self.file, "file")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -816,6 +877,9 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
     public var source: InlineSkillSourceParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InlineSkillParam`.
     ///
@@ -834,7 +898,7 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `InlineSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -844,18 +908,20 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
         self.source = try reader.required(InlineSkillSourceParam.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("inline", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -869,6 +935,9 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
     public var data: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InlineSkillSourceParam`.
     ///
@@ -879,7 +948,7 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `InlineSkillSourceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -888,17 +957,19 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
         try reader.constant("type", is: "base64", required: true)
         try reader.constant("media_type", is: "application/zip", required: true)
         self.data = try reader.required(Swift.String.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("base64", "type")
         try writer.encode("application/zip", "media_type")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -912,6 +983,9 @@ public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var version: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SkillReferenceParam`.
     ///
@@ -927,7 +1001,7 @@ public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `SkillReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -936,16 +1010,18 @@ public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("type", is: "skill_reference", required: true)
         self.skillID = try reader.required(Swift.String.self, "skill_id")
         self.version = try reader.optional(Swift.String.self, "version")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("skill_reference", "type")
         try writer.encode(self.skillID, "skill_id")
         try writer.encodeIfPresent(self.version, "version")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

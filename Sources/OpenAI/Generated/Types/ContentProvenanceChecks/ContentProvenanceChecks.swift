@@ -19,6 +19,9 @@ public struct C2PAProvenanceResult: Codable, Equatable, Sendable, SpecDeviationR
     public var generatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `C2PAProvenanceResult`.
     ///
@@ -43,7 +46,7 @@ public struct C2PAProvenanceResult: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `C2PAProvenanceResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -55,20 +58,22 @@ public struct C2PAProvenanceResult: Codable, Equatable, Sendable, SpecDeviationR
         self.issuer = try reader.optional(Swift.String.self, "issuer")
         self.model = try reader.optional(Swift.String.self, "model")
         self.generatedAt = try reader.optional(Swift.String.self, "generated_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("c2pa", "type")
         try writer.encode(self.outcome, "outcome")
         try writer.encode(self.validationState, "validation_state")
         try writer.encode(self.issuer, "issuer")
         try writer.encode(self.model, "model")
         try writer.encode(self.generatedAt, "generated_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -103,6 +108,9 @@ public struct CreateContentProvenanceBody: Codable, Equatable, Sendable, SpecDev
     public var file: FileUpload
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateContentProvenanceBody`.
     ///
@@ -113,22 +121,24 @@ public struct CreateContentProvenanceBody: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `CreateContentProvenanceBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.file = try reader.required(FileUpload.self, "file")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.file, "file")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -175,6 +185,9 @@ public struct ProvenanceResource: Codable, Equatable, Sendable, SpecDeviationRep
     public var results: [ProvenanceResource.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProvenanceResource`.
     ///
@@ -190,7 +203,7 @@ public struct ProvenanceResource: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ProvenanceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -199,17 +212,19 @@ public struct ProvenanceResource: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("object", is: "content_provenance_check", required: true)
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.results = try reader.required([ProvenanceResource.ResultValue].self, "results")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("content_provenance_check", "object")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.results, "results")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -261,6 +276,9 @@ public struct SynthIDProvenanceResult: Codable, Equatable, Sendable, SpecDeviati
     public var generatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SynthIDProvenanceResult`.
     ///
@@ -279,7 +297,7 @@ public struct SynthIDProvenanceResult: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `SynthIDProvenanceResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -289,17 +307,19 @@ public struct SynthIDProvenanceResult: Codable, Equatable, Sendable, SpecDeviati
         self.outcome = try reader.required(ProvenanceDetectionResultAPI.self, "outcome")
         self.model = try reader.optional(Swift.String.self, "model")
         self.generatedAt = try reader.optional(Swift.String.self, "generated_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("synthid", "type")
         try writer.encode(self.outcome, "outcome")
         try writer.encode(self.model, "model")
         try writer.encode(self.generatedAt, "generated_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

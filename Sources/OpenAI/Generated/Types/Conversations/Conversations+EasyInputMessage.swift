@@ -24,6 +24,9 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     public var phase: MessagePhase?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EasyInputMessage`.
     ///
@@ -42,7 +45,7 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `EasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -52,18 +55,20 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         self.role = try reader.required(EasyInputMessage.Role.self, "role")
         self.content = try reader.required(EasyInputMessage.Content.self, "content")
         self.phase = try reader.optional(MessagePhase.self, "phase")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode(self.role, "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.phase, "phase")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the message input. One of `user`, `assistant`, `system`, or
@@ -193,6 +198,9 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var results: [FileSearchToolCall.ResultValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileSearchToolCall`.
     ///
@@ -214,7 +222,7 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `FileSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -225,19 +233,21 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         self.status = try reader.required(FileSearchToolCall.Status.self, "status")
         self.queries = try reader.required([Swift.String].self, "queries")
         self.results = try reader.optional([FileSearchToolCall.ResultValue].self, "results")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encode(self.queries, "queries")
         try writer.encodeIfPresent(self.results, "results")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the file search tool call. One of `in_progress`,
@@ -287,6 +297,9 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         public var score: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResultValue`.
         ///
@@ -311,7 +324,7 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         }
 
         /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -322,19 +335,21 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
             self.filename = try reader.optional(Swift.String.self, "filename")
             self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
             self.score = try reader.optional(Swift.Double.self, "score")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.filename, "filename")
             try writer.encodeIfPresent(self.attributes, "attributes")
             try writer.encodeIfPresent(self.score, "score")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -427,6 +442,9 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionCallOutputItemParam`.
     ///
@@ -457,7 +475,7 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `FunctionCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -471,14 +489,15 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
         self.namespace = try reader.optional(Swift.String.self, "namespace")
         self.caller = try reader.optional(ToolCallCallerParam.self, "caller")
         self.status = try reader.optional(FunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.callID, "call_id")
@@ -487,6 +506,7 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.namespace, "namespace")
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Text, image, or file output of the function tool call.
@@ -628,6 +648,9 @@ public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationRe
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellAction`.
     ///
@@ -646,7 +669,7 @@ public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `FunctionShellAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -655,17 +678,19 @@ public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationRe
         self.commands = try reader.required([Swift.String].self, "commands")
         self.timeoutMs = try reader.optional(Swift.Int.self, "timeout_ms")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.commands, "commands")
         try writer.encode(self.timeoutMs, "timeout_ms")
         try writer.encode(self.maxOutputLength, "max_output_length")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -681,6 +706,9 @@ public struct FunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviat
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellActionParam`.
     ///
@@ -699,7 +727,7 @@ public struct FunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `FunctionShellActionParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -708,17 +736,19 @@ public struct FunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviat
         self.commands = try reader.required([Swift.String].self, "commands")
         self.timeoutMs = try reader.optional(Swift.Int.self, "timeout_ms")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.commands, "commands")
         try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
         try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -741,6 +771,9 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCall`.
     ///
@@ -771,7 +804,7 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `FunctionShellCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -785,14 +818,15 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
         self.status = try reader.required(FunctionShellCallStatus.self, "status")
         self.environment = try reader.optional(FunctionShellCall.Environment.self, "environment")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -801,6 +835,7 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.status, "status")
         try writer.encode(self.environment, "environment")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -861,6 +896,9 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
     public var environment: FunctionShellCallItemParam.Environment?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallItemParam`.
     ///
@@ -888,7 +926,7 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `FunctionShellCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -901,14 +939,15 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
         self.action = try reader.required(FunctionShellActionParam.self, "action")
         self.status = try reader.optional(FunctionShellCallItemStatus.self, "status")
         self.environment = try reader.optional(FunctionShellCallItemParam.Environment.self, "environment")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -916,6 +955,7 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.action, "action")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.environment, "environment")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The environment to execute the shell commands in.
@@ -1000,6 +1040,9 @@ public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviati
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutput`.
     ///
@@ -1030,7 +1073,7 @@ public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `FunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1044,14 +1087,15 @@ public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviati
         self.output = try reader.required([FunctionShellCallOutputContent].self, "output")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -1060,6 +1104,7 @@ public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.output, "output")
         try writer.encode(self.maxOutputLength, "max_output_length")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1079,6 +1124,9 @@ public struct FunctionShellCallOutputContentParam: Codable, Equatable, Sendable,
     public var outcome: FunctionShellCallOutputOutcomeParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutputContentParam`.
     ///
@@ -1097,7 +1145,7 @@ public struct FunctionShellCallOutputContentParam: Codable, Equatable, Sendable,
     }
 
     /// Decodes `FunctionShellCallOutputContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1106,17 +1154,19 @@ public struct FunctionShellCallOutputContentParam: Codable, Equatable, Sendable,
         self.stdout = try reader.required(Swift.String.self, "stdout")
         self.stderr = try reader.required(Swift.String.self, "stderr")
         self.outcome = try reader.required(FunctionShellCallOutputOutcomeParam.self, "outcome")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.stdout, "stdout")
         try writer.encode(self.stderr, "stderr")
         try writer.encode(self.outcome, "outcome")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1128,6 +1178,9 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Senda
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutputExitOutcomeParam`.
     ///
@@ -1138,7 +1191,7 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Senda
     }
 
     /// Decodes `FunctionShellCallOutputExitOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1146,16 +1199,18 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Senda
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "exit", required: true)
         self.exitCode = try reader.required(Swift.Int.self, "exit_code")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("exit", "type")
         try writer.encode(self.exitCode, "exit_code")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1179,6 +1234,9 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutputItemParam`.
     ///
@@ -1206,7 +1264,7 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `FunctionShellCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1219,14 +1277,15 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
         self.output = try reader.required([FunctionShellCallOutputContentParam].self, "output")
         self.status = try reader.optional(FunctionShellCallItemStatus.self, "status")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -1234,6 +1293,7 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1302,28 +1362,33 @@ public struct FunctionShellCallOutputStatusEnum: OpenEnum {
 public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutputTimeoutOutcomeParam`.
     public init() {
     }
 
     /// Decodes `FunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "timeout", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("timeout", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1369,6 +1434,9 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionToolCallOutputResource`.
     ///
@@ -1402,7 +1470,7 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `FunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1417,14 +1485,15 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
         self.output = try reader.required(FunctionToolCallOutputResource.Output.self, "output")
         self.status = try reader.required(FunctionCallOutputStatusEnum.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call_output", "type")
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.callID, "call_id")
@@ -1434,6 +1503,7 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
         try writer.encode(self.output, "output")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the function call generated by your code.
@@ -1502,6 +1572,9 @@ public struct FunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviat
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionToolCallResource`.
     ///
@@ -1535,7 +1608,7 @@ public struct FunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `FunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1550,14 +1623,15 @@ public struct FunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviat
         self.arguments = try reader.required(Swift.String.self, "arguments")
         self.status = try reader.required(FunctionCallStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -1567,6 +1641,7 @@ public struct FunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.arguments, "arguments")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1576,6 +1651,9 @@ public struct HTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HTTPError`.
     public init(
@@ -1587,7 +1665,7 @@ public struct HTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `HTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1596,17 +1674,19 @@ public struct HTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
         try reader.constant("type", is: "http_error", required: true)
         self.code = try reader.required(Swift.Int.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("http_error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1645,6 +1725,9 @@ public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     public var result: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageGenToolCall`.
     ///
@@ -1663,7 +1746,7 @@ public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ImageGenToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1673,18 +1756,20 @@ public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         self.id = try reader.required(Swift.String.self, "id")
         self.status = try reader.required(ImageGenToolCall.Status.self, "status")
         self.result = try reader.optional(Swift.String.self, "result")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_generation_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encode(self.result, "result")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the image generation call.
@@ -1773,6 +1858,9 @@ public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationRepor
     public var detail: FileInputDetail?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputFileContent`.
     ///
@@ -1800,7 +1888,7 @@ public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `InputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1813,14 +1901,15 @@ public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationRepor
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
         self.fileURL = try reader.optional(Swift.String.self, "file_url")
         self.detail = try reader.optional(FileInputDetail.self, "detail")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_file", "type")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encodeIfPresent(self.filename, "filename")
@@ -1828,6 +1917,7 @@ public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encodeIfPresent(self.fileURL, "file_url")
         try writer.encodeIfPresent(self.detail, "detail")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1851,6 +1941,9 @@ public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviation
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputFileContentParam`.
     ///
@@ -1878,7 +1971,7 @@ public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `InputFileContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1891,14 +1984,15 @@ public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviation
         self.fileURL = try reader.optional(Swift.String.self, "file_url")
         self.detail = try reader.optional(FileDetailEnum.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_file", "type")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encodeIfPresent(self.filename, "filename")
@@ -1906,6 +2000,7 @@ public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.fileURL, "file_url")
         try writer.encodeIfPresent(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1923,6 +2018,9 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputImageContent`.
     ///
@@ -1944,7 +2042,7 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1955,19 +2053,21 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
         self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.detail = try reader.required(ImageDetail.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_image", "type")
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encode(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1987,6 +2087,9 @@ public struct InputImageContentParamAutoParam: Codable, Equatable, Sendable, Spe
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputImageContentParamAutoParam`.
     ///
@@ -2008,7 +2111,7 @@ public struct InputImageContentParamAutoParam: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `InputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2019,19 +2122,21 @@ public struct InputImageContentParamAutoParam: Codable, Equatable, Sendable, Spe
         self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.detail = try reader.optional(DetailEnum.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_image", "type")
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encodeIfPresent(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2114,6 +2219,9 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
     public var content: InputMessageContentList
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputMessage`.
     ///
@@ -2132,7 +2240,7 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `InputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2142,18 +2250,20 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
         self.role = try reader.required(InputMessage.Role.self, "role")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(InputMessageContentList.self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode(self.role, "role")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -2195,6 +2305,9 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputTextContent`.
     ///
@@ -2210,7 +2323,7 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2219,17 +2332,19 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
         try reader.constant("type", is: "input_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_text", "type")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2245,6 +2360,9 @@ public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviation
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputTextContentParam`.
     ///
@@ -2260,7 +2378,7 @@ public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `InputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2269,17 +2387,19 @@ public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviation
         try reader.constant("type", is: "input_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_text", "type")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 

@@ -12,6 +12,9 @@ public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationRep
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ItemReferenceParam`.
     ///
@@ -22,7 +25,7 @@ public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ItemReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -30,16 +33,18 @@ public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "item_reference", required: false)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("item_reference", "type")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -51,6 +56,9 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
     public var keys: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `KeyPressAction`.
     ///
@@ -61,7 +69,7 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `KeyPressAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -69,16 +77,18 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "keypress", required: true)
         self.keys = try reader.required([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("keypress", "type")
         try writer.encode(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -88,28 +98,33 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
 public struct LocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LocalEnvironmentResource`.
     public init() {
     }
 
     /// Decodes `LocalEnvironmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "local", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -129,6 +144,9 @@ public struct LocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationR
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LocalShellExecAction`.
     ///
@@ -153,7 +171,7 @@ public struct LocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `LocalShellExecAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -165,20 +183,22 @@ public struct LocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationR
         self.workingDirectory = try reader.optional(Swift.String.self, "working_directory")
         self.env = try reader.required([Swift.String: Swift.String].self, "env")
         self.user = try reader.optional(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("exec", "type")
         try writer.encode(self.command, "command")
         try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
         try writer.encodeIfPresent(self.workingDirectory, "working_directory")
         try writer.encode(self.env, "env")
         try writer.encodeIfPresent(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -196,6 +216,9 @@ public struct LocalShellToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LocalShellToolCall`.
     ///
@@ -217,7 +240,7 @@ public struct LocalShellToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `LocalShellToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -228,19 +251,21 @@ public struct LocalShellToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.action = try reader.required(LocalShellExecAction.self, "action")
         self.status = try reader.required(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local_shell_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.action, "action")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -256,6 +281,9 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LocalShellToolCallOutput`.
     ///
@@ -274,7 +302,7 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `LocalShellToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -284,18 +312,20 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         self.id = try reader.required(Swift.String.self, "id")
         self.output = try reader.required(Swift.String.self, "output")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local_shell_call_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -309,6 +339,9 @@ public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var topLogprobs: [TopLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LogProb`.
     public init(
@@ -324,7 +357,7 @@ public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `LogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -334,18 +367,20 @@ public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.bytes = try reader.required([Swift.Int].self, "bytes")
         self.topLogprobs = try reader.required([TopLogProb].self, "top_logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encode(self.bytes, "bytes")
         try writer.encode(self.topLogprobs, "top_logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -363,6 +398,9 @@ public struct MCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviationRep
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPApprovalRequest`.
     ///
@@ -384,7 +422,7 @@ public struct MCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `MCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -395,19 +433,21 @@ public struct MCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviationRep
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_request", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -425,6 +465,9 @@ public struct MCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationRe
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPApprovalResponse`.
     ///
@@ -446,7 +489,7 @@ public struct MCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `MCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -457,19 +500,21 @@ public struct MCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationRe
         self.approvalRequestID = try reader.required(Swift.String.self, "approval_request_id")
         self.approve = try reader.required(Swift.Bool.self, "approve")
         self.reason = try reader.optional(Swift.String.self, "reason")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_response", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.approvalRequestID, "approval_request_id")
         try writer.encode(self.approve, "approve")
         try writer.encodeIfPresent(self.reason, "reason")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -487,6 +532,9 @@ public struct MCPApprovalResponseResource: Codable, Equatable, Sendable, SpecDev
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPApprovalResponseResource`.
     ///
@@ -508,7 +556,7 @@ public struct MCPApprovalResponseResource: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `MCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -519,19 +567,21 @@ public struct MCPApprovalResponseResource: Codable, Equatable, Sendable, SpecDev
         self.approvalRequestID = try reader.required(Swift.String.self, "approval_request_id")
         self.approve = try reader.required(Swift.Bool.self, "approve")
         self.reason = try reader.optional(Swift.String.self, "reason")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_response", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.approvalRequestID, "approval_request_id")
         try writer.encode(self.approve, "approve")
         try writer.encodeIfPresent(self.reason, "reason")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -549,6 +599,9 @@ public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting
     public var error: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPListTools`.
     ///
@@ -570,7 +623,7 @@ public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `MCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -581,19 +634,21 @@ public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.tools = try reader.required([MCPListToolsTool].self, "tools")
         self.error = try reader.optional(Swift.String.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encode(self.tools, "tools")
         try writer.encodeIfPresent(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -606,11 +661,14 @@ public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationRepor
     /// The description of the tool.
     public var description: Swift.String?
     /// The JSON schema describing the tool's input.
-    public var inputSchema: [Swift.String: JSONValue]
+    public var inputSchema: JSONObject
     /// Additional annotations about the tool.
-    public var annotations: [Swift.String: JSONValue]?
+    public var annotations: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPListToolsTool`.
     ///
@@ -621,9 +679,9 @@ public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationRepor
     ///   - annotations: Additional annotations about the tool.
     public init(
         name: Swift.String,
-        inputSchema: [Swift.String: JSONValue],
+        inputSchema: JSONObject,
         description: Swift.String? = nil,
-        annotations: [Swift.String: JSONValue]? = nil
+        annotations: JSONObject? = nil
     ) {
         self.name = name
         self.description = description
@@ -632,7 +690,7 @@ public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `MCPListToolsTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -640,20 +698,22 @@ public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationRepor
         var reader = try ObjectReader(decoder)
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.optional(Swift.String.self, "description")
-        self.inputSchema = try reader.required([Swift.String: JSONValue].self, "input_schema")
-        self.annotations = try reader.optional([Swift.String: JSONValue].self, "annotations")
+        self.inputSchema = try reader.required(JSONObject.self, "input_schema")
+        self.annotations = try reader.optional(JSONObject.self, "annotations")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encode(self.inputSchema, "input_schema")
         try writer.encodeIfPresent(self.annotations, "annotations")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -663,6 +723,9 @@ public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationRepor
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPProtocolError`.
     public init(
@@ -674,7 +737,7 @@ public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `MCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -683,17 +746,19 @@ public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationRepor
         try reader.constant("type", is: "mcp_protocol_error", required: true)
         self.code = try reader.required(Swift.Int.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_protocol_error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -720,6 +785,9 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var approvalRequestID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPToolCall`.
     ///
@@ -753,7 +821,7 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `MCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -768,14 +836,15 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.error = try reader.optional(MCPToolCallError.self, "error")
         self.status = try reader.optional(MCPToolCallStatus.self, "status")
         self.approvalRequestID = try reader.optional(Swift.String.self, "approval_request_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
@@ -785,6 +854,7 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.error, "error")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.approvalRequestID, "approval_request_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -861,6 +931,9 @@ public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviation
     public var content: JSONValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPToolExecutionError`.
     public init(content: JSONValue) {
@@ -868,7 +941,7 @@ public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `MCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -876,16 +949,18 @@ public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "mcp_tool_execution_error", required: true)
         self.content = try reader.required(JSONValue.self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_tool_execution_error", "type")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -905,6 +980,9 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var phase: MessagePhase2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Message`.
     ///
@@ -929,7 +1007,7 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Message` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -941,20 +1019,22 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.role = try reader.required(MessageRole.self, "role")
         self.content = try reader.required([Message.ContentItem].self, "content")
         self.phase = try reader.optional(MessagePhase2.self, "phase")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encode(self.role, "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.phase, "phase")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A content part that makes up an input or output item.
@@ -1137,6 +1217,9 @@ public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MoveParam`.
     ///
@@ -1155,7 +1238,7 @@ public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `MoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1165,18 +1248,20 @@ public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("move", "type")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1191,6 +1276,9 @@ public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationRepo
     public var logprobs: [LogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OutputTextContent`.
     ///
@@ -1209,7 +1297,7 @@ public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `OutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1219,18 +1307,20 @@ public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationRepo
         self.text = try reader.required(Swift.String.self, "text")
         self.annotations = try reader.required([Annotation].self, "annotations")
         self.logprobs = try reader.required([LogProb].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_text", "type")
         try writer.encode(self.text, "text")
         try writer.encode(self.annotations, "annotations")
         try writer.encode(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1246,6 +1336,9 @@ public struct Program: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Program`.
     ///
@@ -1267,7 +1360,7 @@ public struct Program: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Program` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1278,19 +1371,21 @@ public struct Program: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.code = try reader.required(Swift.String.self, "code")
         self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.fingerprint, "fingerprint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1312,6 +1407,9 @@ public struct ProgramItemParam: Codable, Equatable, Sendable, SpecDeviationRepor
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProgramItemParam`.
     ///
@@ -1333,7 +1431,7 @@ public struct ProgramItemParam: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1344,19 +1442,21 @@ public struct ProgramItemParam: Codable, Equatable, Sendable, SpecDeviationRepor
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.code = try reader.required(Swift.String.self, "code")
         self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.fingerprint, "fingerprint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1372,6 +1472,9 @@ public struct ProgramOutput: Codable, Equatable, Sendable, SpecDeviationReportin
     public var status: ProgramOutputStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProgramOutput`.
     ///
@@ -1393,7 +1496,7 @@ public struct ProgramOutput: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1404,19 +1507,21 @@ public struct ProgramOutput: Codable, Equatable, Sendable, SpecDeviationReportin
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.result = try reader.required(Swift.String.self, "result")
         self.status = try reader.required(ProgramOutputStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.result, "result")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1436,6 +1541,9 @@ public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviatio
     public var status: ProgramOutputItemStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProgramOutputItemParam`.
     ///
@@ -1457,7 +1565,7 @@ public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ProgramOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1468,19 +1576,21 @@ public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviatio
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.result = try reader.required(Swift.String.self, "result")
         self.status = try reader.required(ProgramOutputItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.result, "result")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1524,6 +1634,9 @@ public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviation
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProgramToolCallCaller`.
     ///
@@ -1534,7 +1647,7 @@ public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1542,16 +1655,18 @@ public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "program", required: true)
         self.callerID = try reader.required(Swift.String.self, "caller_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encode(self.callerID, "caller_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1563,6 +1678,9 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProgramToolCallCallerParam`.
     ///
@@ -1573,7 +1691,7 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `ProgramToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1581,16 +1699,18 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "program", required: true)
         self.callerID = try reader.required(Swift.String.self, "caller_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encode(self.callerID, "caller_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1600,28 +1720,33 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
 public struct PromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PromptCacheBreakpointConfig`.
     public init() {
     }
 
     /// Decodes `PromptCacheBreakpointConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("mode", is: "explicit", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("explicit", "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1637,6 +1762,9 @@ public struct RealtimeMCPListTools: Codable, Equatable, Sendable, SpecDeviationR
     public var tools: [MCPListToolsTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeMCPListTools`.
     ///
@@ -1655,7 +1783,7 @@ public struct RealtimeMCPListTools: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `RealtimeMCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1665,17 +1793,19 @@ public struct RealtimeMCPListTools: Codable, Equatable, Sendable, SpecDeviationR
         self.id = try reader.optional(Swift.String.self, "id")
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.tools = try reader.required([MCPListToolsTool].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -32,6 +32,9 @@ public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReportin
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ReasoningItem`.
     ///
@@ -56,7 +59,7 @@ public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ReasoningItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -68,20 +71,22 @@ public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReportin
         self.summary = try reader.required([SummaryTextContent].self, "summary")
         self.content = try reader.optional([ReasoningTextContent].self, "content")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("reasoning", "type")
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.encryptedContent, "encrypted_content")
         try writer.encode(self.summary, "summary")
         try writer.encodeIfPresent(self.content, "content")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -93,6 +98,9 @@ public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationR
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ReasoningTextContent`.
     ///
@@ -103,7 +111,7 @@ public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ReasoningTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -111,16 +119,18 @@ public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "reasoning_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("reasoning_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -132,6 +142,9 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RefusalContent`.
     ///
@@ -142,7 +155,7 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `RefusalContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -150,16 +163,18 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "refusal", required: true)
         self.refusal = try reader.required(Swift.String.self, "refusal")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("refusal", "type")
         try writer.encode(self.refusal, "refusal")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -169,28 +184,33 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
 public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ScreenshotParam`.
     public init() {
     }
 
     /// Decodes `ScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "screenshot", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("screenshot", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -210,6 +230,9 @@ public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ScrollParam`.
     ///
@@ -234,7 +257,7 @@ public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `ScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -246,20 +269,22 @@ public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.scrollX = try reader.required(Swift.Int.self, "scroll_x")
         self.scrollY = try reader.required(Swift.Int.self, "scroll_y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("scroll", "type")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encode(self.scrollX, "scroll_x")
         try writer.encode(self.scrollY, "scroll_y")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -271,6 +296,9 @@ public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationRep
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SummaryTextContent`.
     ///
@@ -281,7 +309,7 @@ public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `SummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -289,16 +317,18 @@ public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "summary_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("summary_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -309,6 +339,9 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TextContent`.
     public init(text: Swift.String) {
@@ -316,7 +349,7 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `TextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -324,16 +357,18 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -431,6 +466,9 @@ public struct ToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporti
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolSearchCall`.
     ///
@@ -458,7 +496,7 @@ public struct ToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `ToolSearchCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -471,14 +509,15 @@ public struct ToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporti
         self.arguments = try reader.required(JSONValue.self, "arguments")
         self.status = try reader.required(FunctionCallStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -486,6 +525,7 @@ public struct ToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.arguments, "arguments")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -505,6 +545,9 @@ public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviati
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolSearchCallItemParam`.
     ///
@@ -529,7 +572,7 @@ public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ToolSearchCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -541,20 +584,22 @@ public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviati
         self.execution = try reader.optional(ToolSearchExecutionType.self, "execution")
         self.arguments = try reader.required(EmptyModelParam.self, "arguments")
         self.status = try reader.optional(FunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_call", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.callID, "call_id")
         try writer.encodeIfPresent(self.execution, "execution")
         try writer.encode(self.arguments, "arguments")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -591,6 +636,9 @@ public struct ToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationRepor
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolSearchOutput`.
     ///
@@ -618,7 +666,7 @@ public struct ToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ToolSearchOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -631,14 +679,15 @@ public struct ToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationRepor
         self.tools = try reader.required([Tool].self, "tools")
         self.status = try reader.required(FunctionCallOutputStatusEnum.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -646,6 +695,7 @@ public struct ToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.tools, "tools")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -665,6 +715,9 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolSearchOutputItemParam`.
     ///
@@ -689,7 +742,7 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ToolSearchOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -701,20 +754,22 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
         self.execution = try reader.optional(ToolSearchExecutionType.self, "execution")
         self.tools = try reader.required([Tool].self, "tools")
         self.status = try reader.optional(FunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.callID, "call_id")
         try writer.encodeIfPresent(self.execution, "execution")
         try writer.encode(self.tools, "tools")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -727,6 +782,9 @@ public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var bytes: [Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TopLogProb`.
     public init(
@@ -740,7 +798,7 @@ public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `TopLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -749,17 +807,19 @@ public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.token = try reader.required(Swift.String.self, "token")
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.bytes = try reader.required([Swift.Int].self, "bytes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encode(self.bytes, "bytes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -771,6 +831,9 @@ public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TypeParam`.
     ///
@@ -781,7 +844,7 @@ public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `TypeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -789,16 +852,18 @@ public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "type", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("type", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -809,6 +874,9 @@ public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateConversationBody`.
     ///
@@ -819,22 +887,24 @@ public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `UpdateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -844,28 +914,33 @@ public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
 public struct WaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WaitParam`.
     public init() {
     }
 
     /// Decodes `WaitParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "wait", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("wait", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -879,6 +954,9 @@ public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationRe
     public var pattern: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchActionFind`.
     ///
@@ -894,7 +972,7 @@ public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `WebSearchActionFind` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -903,17 +981,19 @@ public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("type", is: "find_in_page", required: true)
         self.url = try reader.required(Swift.String.self, "url")
         self.pattern = try reader.required(Swift.String.self, "pattern")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("find_in_page", "type")
         try writer.encode(self.url, "url")
         try writer.encode(self.pattern, "pattern")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -925,6 +1005,9 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
     public var url: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchActionOpenPage`.
     ///
@@ -935,7 +1018,7 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `WebSearchActionOpenPage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -943,16 +1026,18 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "open_page", required: true)
         self.url = try reader.optional(Swift.String.self, "url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("open_page", "type")
         try writer.encodeIfPresent(self.url, "url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -973,6 +1058,9 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
     public var sources: [WebSearchActionSearch.Source]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchActionSearch`.
     ///
@@ -991,7 +1079,7 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `WebSearchActionSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1001,18 +1089,20 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
         self._query = try reader.optional(Swift.String.self, "query")
         self.queries = try reader.optional([Swift.String].self, "queries")
         self.sources = try reader.optional([WebSearchActionSearch.Source].self, "sources")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("search", "type")
         try writer.encodeIfPresent(self._query, "query")
         try writer.encodeIfPresent(self.queries, "queries")
         try writer.encodeIfPresent(self.sources, "sources")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A source used in the search.
@@ -1025,6 +1115,9 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
         public var url: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Source`.
         ///
@@ -1040,7 +1133,7 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
         }
 
         /// Decodes `Source` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1048,16 +1141,18 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
             var reader = try ObjectReader(decoder)
             self.type = try reader.required(WebSearchActionSearch.Source.TypeValue.self, "type")
             self.url = try reader.optional(Swift.String.self, "url")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.type, "type")
             try writer.encodeIfPresent(self.url, "url")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The type of source. Always `url`.
@@ -1095,6 +1190,9 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
     public var action: WebSearchToolCall.Action?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchToolCall`.
     ///
@@ -1113,7 +1211,7 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `WebSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1123,18 +1221,20 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
         self.id = try reader.required(Swift.String.self, "id")
         self.status = try reader.required(WebSearchToolCall.Status.self, "status")
         self.action = try reader.optional(WebSearchToolCall.Action.self, "action")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("web_search_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.action, "action")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the web search tool call.

@@ -14,6 +14,9 @@ public struct AdditionalTools: Codable, Equatable, Sendable, SpecDeviationReport
     public var tools: [Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AdditionalTools`.
     ///
@@ -32,7 +35,7 @@ public struct AdditionalTools: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `AdditionalTools` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -42,18 +45,20 @@ public struct AdditionalTools: Codable, Equatable, Sendable, SpecDeviationReport
         self.id = try reader.required(Swift.String.self, "id")
         self.role = try reader.required(MessageRole.self, "role")
         self.tools = try reader.required([Tool].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("additional_tools", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.role, "role")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -65,6 +70,9 @@ public struct AdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviat
     public var tools: [Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AdditionalToolsItemParam`.
     ///
@@ -80,7 +88,7 @@ public struct AdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `AdditionalToolsItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -90,18 +98,20 @@ public struct AdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviat
         try reader.constant("role", is: "developer", required: true)
         self.id = try reader.optional(Swift.String.self, "id")
         self.tools = try reader.required([Tool].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("additional_tools", "type")
         try writer.encode("developer", "role")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -187,6 +197,9 @@ public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecD
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchCreateFileOperation`.
     ///
@@ -202,7 +215,7 @@ public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -211,17 +224,19 @@ public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecD
         try reader.constant("type", is: "create_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("create_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -239,6 +254,9 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, 
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchCreateFileOperationParam`.
     ///
@@ -254,7 +272,7 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ApplyPatchCreateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -263,17 +281,19 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, 
         try reader.constant("type", is: "create_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("create_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -285,6 +305,9 @@ public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecD
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchDeleteFileOperation`.
     ///
@@ -295,7 +318,7 @@ public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -303,16 +326,18 @@ public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecD
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "delete_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("delete_file", "type")
         try writer.encode(self.path, "path")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -326,6 +351,9 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchDeleteFileOperationParam`.
     ///
@@ -336,7 +364,7 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ApplyPatchDeleteFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -344,16 +372,18 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "delete_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("delete_file", "type")
         try writer.encode(self.path, "path")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -419,6 +449,9 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchToolCall`.
     ///
@@ -446,7 +479,7 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -459,14 +492,15 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         self.status = try reader.required(ApplyPatchCallStatus.self, "status")
         self.operation = try reader.required(ApplyPatchToolCall.Operation.self, "operation")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -474,6 +508,7 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.status, "status")
         try writer.encode(self.operation, "operation")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
@@ -539,6 +574,9 @@ public struct ApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDev
     public var operation: ApplyPatchOperationParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchToolCallItemParam`.
     ///
@@ -563,7 +601,7 @@ public struct ApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ApplyPatchToolCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -575,20 +613,22 @@ public struct ApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDev
         self.caller = try reader.optional(ToolCallCallerParam.self, "caller")
         self.status = try reader.required(ApplyPatchCallStatusParam.self, "status")
         self.operation = try reader.required(ApplyPatchOperationParam.self, "operation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.status, "status")
         try writer.encode(self.operation, "operation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -610,6 +650,9 @@ public struct ApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchToolCallOutput`.
     ///
@@ -637,7 +680,7 @@ public struct ApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -650,14 +693,15 @@ public struct ApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         self.status = try reader.required(ApplyPatchCallOutputStatus.self, "status")
         self.output = try reader.optional(Swift.String.self, "output")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -665,6 +709,7 @@ public struct ApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.output, "output")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -688,6 +733,9 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, S
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchToolCallOutputItemParam`.
     ///
@@ -712,7 +760,7 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `ApplyPatchToolCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -724,20 +772,22 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, S
         self.caller = try reader.optional(ToolCallCallerParam.self, "caller")
         self.status = try reader.required(ApplyPatchCallOutputStatusParam.self, "status")
         self.output = try reader.optional(Swift.String.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -751,6 +801,9 @@ public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecD
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchUpdateFileOperation`.
     ///
@@ -766,7 +819,7 @@ public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -775,17 +828,19 @@ public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecD
         try reader.constant("type", is: "update_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("update_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -803,6 +858,9 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, 
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchUpdateFileOperationParam`.
     ///
@@ -818,7 +876,7 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ApplyPatchUpdateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -827,17 +885,19 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, 
         try reader.constant("type", is: "update_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("update_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -881,6 +941,9 @@ public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ClickParam`.
     ///
@@ -902,7 +965,7 @@ public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `ClickParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -913,19 +976,21 @@ public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("click", "type")
         try writer.encode(self.button, "button")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -937,6 +1002,9 @@ public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDevi
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodeInterpreterOutputImage`.
     ///
@@ -947,7 +1015,7 @@ public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `CodeInterpreterOutputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -955,16 +1023,18 @@ public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDevi
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image", required: true)
         self.url = try reader.required(Swift.String.self, "url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image", "type")
         try writer.encode(self.url, "url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -976,6 +1046,9 @@ public struct CodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDevia
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodeInterpreterOutputLogs`.
     ///
@@ -986,7 +1059,7 @@ public struct CodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `CodeInterpreterOutputLogs` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -994,16 +1067,18 @@ public struct CodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "logs", required: true)
         self.logs = try reader.required(Swift.String.self, "logs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("logs", "type")
         try writer.encode(self.logs, "logs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1024,6 +1099,9 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
     public var outputs: [CodeInterpreterToolCall.Output]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodeInterpreterToolCall`.
     ///
@@ -1048,7 +1126,7 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `CodeInterpreterToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1060,20 +1138,22 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
         self.containerID = try reader.required(Swift.String.self, "container_id")
         self.code = try reader.optional(Swift.String.self, "code")
         self.outputs = try reader.optional([CodeInterpreterToolCall.Output].self, "outputs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("code_interpreter_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encode(self.containerID, "container_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.outputs, "outputs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
@@ -1154,6 +1234,9 @@ public struct CompactionBody: Codable, Equatable, Sendable, SpecDeviationReporti
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompactionBody`.
     ///
@@ -1172,7 +1255,7 @@ public struct CompactionBody: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `CompactionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1182,18 +1265,20 @@ public struct CompactionBody: Codable, Equatable, Sendable, SpecDeviationReporti
         self.id = try reader.required(Swift.String.self, "id")
         self.encryptedContent = try reader.required(Swift.String.self, "encrypted_content")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("compaction", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.encryptedContent, "encrypted_content")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1209,6 +1294,9 @@ public struct CompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDevi
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompactionSummaryItemParam`.
     ///
@@ -1224,7 +1312,7 @@ public struct CompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `CompactionSummaryItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1233,17 +1321,19 @@ public struct CompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDevi
         try reader.constant("type", is: "compaction", required: true)
         self.id = try reader.optional(Swift.String.self, "id")
         self.encryptedContent = try reader.required(Swift.String.self, "encrypted_content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("compaction", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.encryptedContent, "encrypted_content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1253,28 +1343,33 @@ public struct CompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDevi
 public struct CompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompactionTriggerItemParam`.
     public init() {
     }
 
     /// Decodes `CompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "compaction_trigger", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("compaction_trigger", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1374,6 +1469,9 @@ public struct ComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerCallOutputItemParam`.
     ///
@@ -1398,7 +1496,7 @@ public struct ComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ComputerCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1410,20 +1508,22 @@ public struct ComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
         self.output = try reader.required(ComputerScreenshotImage.self, "output")
         self.acknowledgedSafetyChecks = try reader.optional([ComputerCallSafetyCheckParam].self, "acknowledged_safety_checks")
         self.status = try reader.optional(FunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1459,6 +1559,9 @@ public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDe
     public var message: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerCallSafetyCheckParam`.
     ///
@@ -1477,7 +1580,7 @@ public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `ComputerCallSafetyCheckParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1486,17 +1589,19 @@ public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDe
         self.id = try reader.required(Swift.String.self, "id")
         self.code = try reader.optional(Swift.String.self, "code")
         self.message = try reader.optional(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.code, "code")
         try writer.encodeIfPresent(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1514,6 +1619,9 @@ public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDevia
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerScreenshotContent`.
     ///
@@ -1535,7 +1643,7 @@ public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ComputerScreenshotContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1546,19 +1654,21 @@ public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDevia
         self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.detail = try reader.required(ImageDetail.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_screenshot", "type")
         try writer.encode(self.imageURL, "image_url")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1572,6 +1682,9 @@ public struct ComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviati
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerScreenshotImage`.
     ///
@@ -1587,7 +1700,7 @@ public struct ComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ComputerScreenshotImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1596,17 +1709,19 @@ public struct ComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "computer_screenshot", required: true)
         self.imageURL = try reader.optional(Swift.String.self, "image_url")
         self.fileID = try reader.optional(Swift.String.self, "file_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_screenshot", "type")
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1630,6 +1745,9 @@ public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerToolCall`.
     ///
@@ -1657,7 +1775,7 @@ public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ComputerToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1670,14 +1788,15 @@ public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         self.actions = try reader.optional(ComputerActionList.self, "actions")
         self.pendingSafetyChecks = try reader.required([ComputerCallSafetyCheckParam].self, "pending_safety_checks")
         self.status = try reader.required(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -1685,6 +1804,7 @@ public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.actions, "actions")
         try writer.encode(self.pendingSafetyChecks, "pending_safety_checks")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1706,6 +1826,9 @@ public struct ComputerToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerToolCallOutput`.
     ///
@@ -1730,7 +1853,7 @@ public struct ComputerToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ComputerToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1742,20 +1865,22 @@ public struct ComputerToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
         self.acknowledgedSafetyChecks = try reader.optional([ComputerCallSafetyCheckParam].self, "acknowledged_safety_checks")
         self.output = try reader.required(ComputerScreenshotImage.self, "output")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1777,6 +1902,9 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerToolCallOutputResource`.
     ///
@@ -1804,7 +1932,7 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `ComputerToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1817,14 +1945,15 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
         self.output = try reader.required(ComputerScreenshotImage.self, "output")
         self.status = try reader.required(ComputerCallOutputStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -1832,6 +1961,7 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
         try writer.encode(self.output, "output")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1842,6 +1972,9 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerReferenceResource`.
     public init(containerID: Swift.String) {
@@ -1849,7 +1982,7 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `ContainerReferenceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1857,16 +1990,18 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "container_reference", required: true)
         self.containerID = try reader.required(Swift.String.self, "container_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_reference", "type")
         try writer.encode(self.containerID, "container_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2092,6 +2227,9 @@ public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationR
     public var lastID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ConversationItemList`.
     ///
@@ -2113,7 +2251,7 @@ public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ConversationItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2124,19 +2262,21 @@ public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationR
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2159,6 +2299,9 @@ public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationR
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ConversationResource`.
     ///
@@ -2177,7 +2320,7 @@ public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2187,18 +2330,20 @@ public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationR
         self.id = try reader.required(Swift.String.self, "id")
         self.metadata = try reader.required(JSONValue.self, "metadata")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.metadata, "metadata")
         try writer.encode(self.createdAt, "created_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2212,6 +2357,9 @@ public struct CoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var y: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CoordParam`.
     ///
@@ -2227,7 +2375,7 @@ public struct CoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `CoordParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2235,16 +2383,18 @@ public struct CoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2259,6 +2409,9 @@ public struct CreateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
     public var items: [InputItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateConversationBody`.
     ///
@@ -2274,7 +2427,7 @@ public struct CreateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `CreateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2282,16 +2435,18 @@ public struct CreateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.items = try reader.optional([InputItem].self, "items")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.items, "items")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2313,6 +2468,9 @@ public struct CustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporti
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomToolCall`.
     ///
@@ -2340,7 +2498,7 @@ public struct CustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `CustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2353,14 +2511,15 @@ public struct CustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporti
         self.namespace = try reader.optional(Swift.String.self, "namespace")
         self.name = try reader.required(Swift.String.self, "name")
         self.input = try reader.required(Swift.String.self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -2368,6 +2527,7 @@ public struct CustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.namespace, "namespace")
         try writer.encode(self.name, "name")
         try writer.encode(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2386,6 +2546,9 @@ public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationR
     public var output: CustomToolCallOutput.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomToolCallOutput`.
     ///
@@ -2407,7 +2570,7 @@ public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `CustomToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2418,19 +2581,21 @@ public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationR
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.caller = try reader.optional(ToolCallCallerParam.self, "caller")
         self.output = try reader.required(CustomToolCallOutput.Output.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2486,6 +2651,9 @@ public struct DeletedConversation: Codable, Equatable, Sendable, SpecDeviationRe
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeletedConversation`.
     public init(
@@ -2497,7 +2665,7 @@ public struct DeletedConversation: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `DeletedConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2506,17 +2674,19 @@ public struct DeletedConversation: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("object", is: "conversation.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.deleted", "object")
         try writer.encode(self.deleted, "deleted")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2526,6 +2696,9 @@ public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDev
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeletedConversationResource`.
     public init(
@@ -2537,7 +2710,7 @@ public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `DeletedConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2546,17 +2719,19 @@ public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDev
         try reader.constant("object", is: "conversation.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.deleted", "object")
         try writer.encode(self.deleted, "deleted")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2587,28 +2762,33 @@ public struct DetailEnum: OpenEnum {
 public struct DirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DirectToolCallCaller`.
     public init() {
     }
 
     /// Decodes `DirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "direct", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("direct", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2616,28 +2796,33 @@ public struct DirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationR
 public struct DirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DirectToolCallCallerParam`.
     public init() {
     }
 
     /// Decodes `DirectToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "direct", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("direct", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2653,6 +2838,9 @@ public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationRepo
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DoubleClickAction`.
     ///
@@ -2671,7 +2859,7 @@ public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `DoubleClickAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2681,18 +2869,20 @@ public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationRepo
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("double_click", "type")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encode(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2712,6 +2902,9 @@ public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DragParam`.
     ///
@@ -2727,7 +2920,7 @@ public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `DragParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2736,16 +2929,18 @@ public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         try reader.constant("type", is: "drag", required: true)
         self.path = try reader.required([CoordParam].self, "path")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("drag", "type")
         try writer.encode(self.path, "path")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -22,6 +22,9 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEmbeddingRequest`.
     ///
@@ -46,7 +49,7 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `CreateEmbeddingRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -57,19 +60,21 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
         self.encodingFormat = try reader.optional(CreateEmbeddingRequest.EncodingFormat.self, "encoding_format")
         self.dimensions = try reader.optional(Swift.Int.self, "dimensions")
         self.user = try reader.optional(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.input, "input")
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.encodingFormat, "encoding_format")
         try writer.encodeIfPresent(self.dimensions, "dimensions")
         try writer.encodeIfPresent(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
@@ -181,6 +186,9 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
     public var usage: CreateEmbeddingResponse.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEmbeddingResponse`.
     ///
@@ -199,7 +207,7 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `CreateEmbeddingResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -209,18 +217,20 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
         self.data = try reader.required([Embedding].self, "data")
         self.model = try reader.required(Swift.String.self, "model")
         self.usage = try reader.required(CreateEmbeddingResponse.Usage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.model, "model")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The usage information for the request.
@@ -233,6 +243,9 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
         public var totalTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Usage`.
         ///
@@ -248,7 +261,7 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -256,16 +269,18 @@ public struct CreateEmbeddingResponse: Codable, Equatable, Sendable, SpecDeviati
             var reader = try ObjectReader(decoder)
             self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
             self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.promptTokens, "prompt_tokens")
             try writer.encode(self.totalTokens, "total_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -280,6 +295,9 @@ public struct Embedding: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var embedding: EmbeddingVector
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Embedding`.
     ///
@@ -295,7 +313,7 @@ public struct Embedding: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Embedding` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -304,16 +322,18 @@ public struct Embedding: Codable, Equatable, Sendable, SpecDeviationReporting {
         try reader.constant("object", is: "embedding", required: true)
         self.index = try reader.required(Swift.Int.self, "index")
         self.embedding = try reader.required(EmbeddingVector.self, "embedding")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("embedding", "object")
         try writer.encode(self.index, "index")
         try writer.encode(self.embedding, "embedding")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

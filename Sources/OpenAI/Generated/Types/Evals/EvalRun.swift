@@ -41,6 +41,9 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var error: EvalAPIError
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalRun`.
     ///
@@ -89,7 +92,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `EvalRun` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -109,14 +112,15 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.dataSource = try reader.required(EvalRun.DataSource.self, "data_source")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.error = try reader.required(EvalAPIError.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("eval.run", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.evalID, "eval_id")
@@ -131,6 +135,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.dataSource, "data_source")
         try writer.encode(self.metadata, "metadata")
         try writer.encode(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Counters summarizing the outcomes of the evaluation run.
@@ -147,6 +152,9 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var passed: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResultCounts`.
         ///
@@ -168,7 +176,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `ResultCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -178,18 +186,20 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
             self.errored = try reader.required(Swift.Int.self, "errored")
             self.failed = try reader.required(Swift.Int.self, "failed")
             self.passed = try reader.required(Swift.Int.self, "passed")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.total, "total")
             try writer.encode(self.errored, "errored")
             try writer.encode(self.failed, "failed")
             try writer.encode(self.passed, "passed")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -209,6 +219,9 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var cachedTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `PerModelUsageItem`.
         ///
@@ -236,7 +249,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `PerModelUsageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -248,20 +261,22 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
             self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
             self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
             self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.modelName, "model_name")
             try writer.encode(self.invocationCount, "invocation_count")
             try writer.encode(self.promptTokens, "prompt_tokens")
             try writer.encode(self.completionTokens, "completion_tokens")
             try writer.encode(self.totalTokens, "total_tokens")
             try writer.encode(self.cachedTokens, "cached_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -275,6 +290,9 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var failed: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `PerTestingCriteriaResult`.
         ///
@@ -293,7 +311,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `PerTestingCriteriaResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -302,17 +320,19 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
             self.testingCriteria = try reader.required(Swift.String.self, "testing_criteria")
             self.passed = try reader.required(Swift.Int.self, "passed")
             self.failed = try reader.required(Swift.Int.self, "failed")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.testingCriteria, "testing_criteria")
             try writer.encode(self.passed, "passed")
             try writer.encode(self.failed, "failed")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 

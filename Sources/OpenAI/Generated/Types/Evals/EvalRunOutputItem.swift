@@ -21,13 +21,16 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
     /// The identifier for the data source item.
     public var datasourceItemID: Swift.Int
     /// Details of the input data source item.
-    public var datasourceItem: [Swift.String: JSONValue]
+    public var datasourceItem: JSONObject
     /// A list of grader results for this output item.
     public var results: [EvalRunOutputItemResult]
     /// A sample containing the input and output of the evaluation run.
     public var sample: EvalRunOutputItem.Sample
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalRunOutputItem`.
     ///
@@ -48,7 +51,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         createdAt: Swift.Int,
         status: Swift.String,
         datasourceItemID: Swift.Int,
-        datasourceItem: [Swift.String: JSONValue],
+        datasourceItem: JSONObject,
         results: [EvalRunOutputItemResult],
         sample: EvalRunOutputItem.Sample
     ) {
@@ -64,7 +67,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `EvalRunOutputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -77,17 +80,18 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.status = try reader.required(Swift.String.self, "status")
         self.datasourceItemID = try reader.required(Swift.Int.self, "datasource_item_id")
-        self.datasourceItem = try reader.required([Swift.String: JSONValue].self, "datasource_item")
+        self.datasourceItem = try reader.required(JSONObject.self, "datasource_item")
         self.results = try reader.required([EvalRunOutputItemResult].self, "results")
         self.sample = try reader.required(EvalRunOutputItem.Sample.self, "sample")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("eval.run.output_item", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.runID, "run_id")
@@ -98,6 +102,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.datasourceItem, "datasource_item")
         try writer.encode(self.results, "results")
         try writer.encode(self.sample, "sample")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A sample containing the input and output of the evaluation run.
@@ -126,6 +131,9 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         public var seed: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Sample`.
         ///
@@ -165,7 +173,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `Sample` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -181,14 +189,15 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             self.maxCompletionTokens = try reader.required(Swift.Int.self, "max_completion_tokens")
             self.topP = try reader.required(Swift.Double.self, "top_p")
             self.seed = try reader.required(Swift.Int.self, "seed")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.input, "input")
             try writer.encode(self.output, "output")
             try writer.encode(self.finishReason, "finish_reason")
@@ -199,6 +208,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encode(self.maxCompletionTokens, "max_completion_tokens")
             try writer.encode(self.topP, "top_p")
             try writer.encode(self.seed, "seed")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// An input message.
@@ -211,6 +221,9 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             public var content: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `InputItem`.
             ///
@@ -226,7 +239,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             }
 
             /// Decodes `InputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -234,16 +247,18 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 var reader = try ObjectReader(decoder)
                 self.role = try reader.required(Swift.String.self, "role")
                 self.content = try reader.required(Swift.String.self, "content")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.role, "role")
                 try writer.encode(self.content, "content")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -255,6 +270,9 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             public var content: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `OutputItem`.
             ///
@@ -270,7 +288,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             }
 
             /// Decodes `OutputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -278,16 +296,18 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 var reader = try ObjectReader(decoder)
                 self.role = try reader.optional(Swift.String.self, "role")
                 self.content = try reader.optional(Swift.String.self, "content")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.role, "role")
                 try writer.encodeIfPresent(self.content, "content")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -305,6 +325,9 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             public var cachedTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Usage`.
             ///
@@ -326,7 +349,7 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             }
 
             /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -336,18 +359,20 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
                 self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
                 self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.totalTokens, "total_tokens")
                 try writer.encode(self.completionTokens, "completion_tokens")
                 try writer.encode(self.promptTokens, "prompt_tokens")
                 try writer.encode(self.cachedTokens, "cached_tokens")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }

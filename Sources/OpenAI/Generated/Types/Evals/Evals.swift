@@ -17,6 +17,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     public var source: CreateEvalCompletionsRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalCompletionsRunDataSource`.
     ///
@@ -38,7 +41,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `CreateEvalCompletionsRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -49,19 +52,21 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         self.samplingParams = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.self, "sampling_params")
         self.model = try reader.optional(Swift.String.self, "model")
         self.source = try reader.required(CreateEvalCompletionsRunDataSource.Source.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("completions", "type")
         try writer.encodeIfPresent(self.inputMessages, "input_messages")
         try writer.encodeIfPresent(self.samplingParams, "sampling_params")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
@@ -110,6 +115,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             public var template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Template`.
             ///
@@ -120,7 +128,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             }
 
             /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -128,16 +136,18 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
                 var reader = try ObjectReader(decoder)
                 try reader.constant("type", is: "template", required: true)
                 self.template = try reader.required([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, "template")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode("template", "type")
                 try writer.encode(self.template, "template")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -187,6 +197,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `ItemReference`.
             ///
@@ -197,7 +210,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             }
 
             /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -205,16 +218,18 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
                 var reader = try ObjectReader(decoder)
                 try reader.constant("type", is: "item_reference", required: true)
                 self.itemReference = try reader.required(Swift.String.self, "item_reference")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode("item_reference", "type")
                 try writer.encode(self.itemReference, "item_reference")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -260,6 +275,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         public var tools: [ChatCompletionTool]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -290,7 +308,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -303,14 +321,15 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             self.seed = try reader.optional(Swift.Int.self, "seed")
             self.responseFormat = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat.self, "response_format")
             self.tools = try reader.optional([ChatCompletionTool].self, "tools")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
             try writer.encodeIfPresent(self.temperature, "temperature")
             try writer.encodeIfPresent(self.maxCompletionTokens, "max_completion_tokens")
@@ -318,6 +337,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             try writer.encodeIfPresent(self.seed, "seed")
             try writer.encodeIfPresent(self.responseFormat, "response_format")
             try writer.encodeIfPresent(self.tools, "tools")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// An object specifying the format that the model must output.
@@ -427,13 +447,16 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
 /// - Remark: Generated from `#/components/schemas/CreateEvalCustomDataSourceConfig`.
 public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The json schema for each row in the data source.
-    public var itemSchema: [Swift.String: JSONValue]
+    public var itemSchema: JSONObject
     /// Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source)
     ///
     /// Default: `false`.
     public var includeSampleSchema: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalCustomDataSourceConfig`.
     ///
@@ -441,7 +464,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
     ///   - itemSchema: The json schema for each row in the data source.
     ///   - includeSampleSchema: Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source). Default: `false`.
     public init(
-        itemSchema: [Swift.String: JSONValue],
+        itemSchema: JSONObject,
         includeSampleSchema: Swift.Bool? = nil
     ) {
         self.itemSchema = itemSchema
@@ -449,26 +472,28 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `CreateEvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "custom", required: true)
-        self.itemSchema = try reader.required([Swift.String: JSONValue].self, "item_schema")
+        self.itemSchema = try reader.required(JSONObject.self, "item_schema")
         self.includeSampleSchema = try reader.optional(Swift.Bool.self, "include_sample_schema")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.itemSchema, "item_schema")
         try writer.encodeIfPresent(self.includeSampleSchema, "include_sample_schema")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -520,6 +545,9 @@ public enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentab
         public var content: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `SimpleInputMessage`.
         ///
@@ -535,7 +563,7 @@ public enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentab
         }
 
         /// Decodes `SimpleInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -543,16 +571,18 @@ public enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentab
             var reader = try ObjectReader(decoder)
             self.role = try reader.required(Swift.String.self, "role")
             self.content = try reader.required(Swift.String.self, "content")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.role, "role")
             try writer.encode(self.content, "content")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -565,6 +595,9 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
     public var source: CreateEvalJsonlRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalJsonlRunDataSource`.
     ///
@@ -575,7 +608,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `CreateEvalJsonlRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -583,16 +616,18 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "jsonl", required: true)
         self.source = try reader.required(CreateEvalJsonlRunDataSource.Source.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("jsonl", "type")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Determines what populates the `item` namespace in the data source.
@@ -652,6 +687,9 @@ public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDevi
     public var passingLabels: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalLabelModelGrader`.
     ///
@@ -676,7 +714,7 @@ public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `CreateEvalLabelModelGrader` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -688,20 +726,22 @@ public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDevi
         self.input = try reader.required([CreateEvalItem].self, "input")
         self.labels = try reader.required([Swift.String].self, "labels")
         self.passingLabels = try reader.required([Swift.String].self, "passing_labels")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("label_model", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.model, "model")
         try writer.encode(self.input, "input")
         try writer.encode(self.labels, "labels")
         try writer.encode(self.passingLabels, "passing_labels")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -711,37 +751,42 @@ public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDevi
 /// - Remark: Generated from `#/components/schemas/CreateEvalLogsDataSourceConfig`.
 public struct CreateEvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the logs data source.
-    public var metadata: [Swift.String: JSONValue]?
+    public var metadata: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalLogsDataSourceConfig`.
     ///
     /// - Parameters:
     ///   - metadata: Metadata filters for the logs data source.
-    public init(metadata: [Swift.String: JSONValue]? = nil) {
+    public init(metadata: JSONObject? = nil) {
         self.metadata = metadata
     }
 
     /// Decodes `CreateEvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "logs", required: true)
-        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+        self.metadata = try reader.optional(JSONObject.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("logs", "type")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -764,6 +809,9 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     public var testingCriteria: [CreateEvalRequest.TestingCriteriaItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalRequest`.
     ///
@@ -785,7 +833,7 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `CreateEvalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -795,18 +843,20 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.dataSourceConfig = try reader.required(CreateEvalRequest.DataSourceConfig.self, "data_source_config")
         self.testingCriteria = try reader.required([CreateEvalRequest.TestingCriteriaItem].self, "testing_criteria")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encode(self.dataSourceConfig, "data_source_config")
         try writer.encode(self.testingCriteria, "testing_criteria")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
@@ -919,6 +969,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     public var source: CreateEvalResponsesRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalResponsesRunDataSource`.
     ///
@@ -940,7 +993,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `CreateEvalResponsesRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -951,19 +1004,21 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         self.samplingParams = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.self, "sampling_params")
         self.model = try reader.optional(Swift.String.self, "model")
         self.source = try reader.required(CreateEvalResponsesRunDataSource.Source.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("responses", "type")
         try writer.encodeIfPresent(self.inputMessages, "input_messages")
         try writer.encodeIfPresent(self.samplingParams, "sampling_params")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
@@ -1012,6 +1067,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             public var template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Template`.
             ///
@@ -1022,7 +1080,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             }
 
             /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1030,16 +1088,18 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                 var reader = try ObjectReader(decoder)
                 try reader.constant("type", is: "template", required: true)
                 self.template = try reader.required([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, "template")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode("template", "type")
                 try writer.encode(self.template, "template")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
@@ -1088,6 +1148,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                     public var content: Swift.String
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                     public private(set) var specDeviations = SpecDeviations()
+                    /// The members of the JSON object that the schema does not declare, in the order received;
+                    /// encoded after the declared ones (one named like a declared member replaces its value).
+                    public var undeclaredMembers = JSONObject()
 
                     /// Creates a new `ChatMessage`.
                     ///
@@ -1103,7 +1166,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                     }
 
                     /// Decodes `ChatMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-                    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                     ///
                     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1111,16 +1174,18 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                         var reader = try ObjectReader(decoder)
                         self.role = try reader.required(Swift.String.self, "role")
                         self.content = try reader.required(Swift.String.self, "content")
+                        self.undeclaredMembers = reader.undeclaredMembers()
                         self.specDeviations = reader.finish()
                     }
 
-                    /// Encodes this value as its JSON object, constants included.
+                    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var writer = ObjectWriter(encoder)
+                        var writer = ObjectWriter(encoder, self.specDeviations)
                         try writer.encode(self.role, "role")
                         try writer.encode(self.content, "content")
+                        try writer.encode(undeclared: self.undeclaredMembers)
                     }
                 }
             }
@@ -1134,6 +1199,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `ItemReference`.
             ///
@@ -1144,7 +1212,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             }
 
             /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1152,16 +1220,18 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                 var reader = try ObjectReader(decoder)
                 try reader.constant("type", is: "item_reference", required: true)
                 self.itemReference = try reader.required(Swift.String.self, "item_reference")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode("item_reference", "type")
                 try writer.encode(self.itemReference, "item_reference")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1212,6 +1282,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         public var text: CreateEvalResponsesRunDataSource.SamplingParams.Text?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -1242,7 +1315,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1255,14 +1328,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             self.seed = try reader.optional(Swift.Int.self, "seed")
             self.tools = try reader.optional([Tool].self, "tools")
             self.text = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.Text.self, "text")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
             try writer.encodeIfPresent(self.temperature, "temperature")
             try writer.encodeIfPresent(self.maxCompletionTokens, "max_completion_tokens")
@@ -1270,6 +1344,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             try writer.encodeIfPresent(self.seed, "seed")
             try writer.encodeIfPresent(self.tools, "tools")
             try writer.encodeIfPresent(self.text, "text")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Configuration options for a text response from the model. Can be plain
@@ -1295,6 +1370,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             public var format: TextResponseFormatConfiguration?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Text`.
             ///
@@ -1305,22 +1383,24 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             }
 
             /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.format = try reader.optional(TextResponseFormatConfiguration.self, "format")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1387,6 +1467,9 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
     public var dataSource: CreateEvalRunRequest.DataSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalRunRequest`.
     ///
@@ -1405,7 +1488,7 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `CreateEvalRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1414,17 +1497,19 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
         self.name = try reader.optional(Swift.String.self, "name")
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.dataSource = try reader.required(CreateEvalRunRequest.DataSource.self, "data_source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encode(self.dataSource, "data_source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Details about the run's data source.
@@ -1479,37 +1564,42 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
 /// - Remark: Generated from `#/components/schemas/CreateEvalStoredCompletionsDataSourceConfig`.
 public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the stored completions data source.
-    public var metadata: [Swift.String: JSONValue]?
+    public var metadata: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateEvalStoredCompletionsDataSourceConfig`.
     ///
     /// - Parameters:
     ///   - metadata: Metadata filters for the stored completions data source.
-    public init(metadata: [Swift.String: JSONValue]? = nil) {
+    public init(metadata: JSONObject? = nil) {
         self.metadata = metadata
     }
 
     /// Decodes `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "stored_completions", required: true)
-        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+        self.metadata = try reader.optional(JSONObject.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("stored_completions", "type")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1541,6 +1631,9 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Eval`.
     ///
@@ -1568,7 +1661,7 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Eval` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1581,14 +1674,15 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.testingCriteria = try reader.required([Eval.TestingCriteriaItem].self, "testing_criteria")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("eval", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
@@ -1596,6 +1690,7 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.testingCriteria, "testing_criteria")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration of data sources used in runs of the evaluation.
@@ -1705,6 +1800,9 @@ public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalAPIError`.
     ///
@@ -1720,7 +1818,7 @@ public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `EvalAPIError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1728,16 +1826,18 @@ public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting
         var reader = try ObjectReader(decoder)
         self.code = try reader.required(Swift.String.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1750,37 +1850,42 @@ public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting
 public struct EvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
-    public var schema: [Swift.String: JSONValue]
+    public var schema: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalCustomDataSourceConfig`.
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
-    public init(schema: [Swift.String: JSONValue]) {
+    public init(schema: JSONObject) {
         self.schema = schema
     }
 
     /// Decodes `EvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "custom", required: true)
-        self.schema = try reader.required([Swift.String: JSONValue].self, "schema")
+        self.schema = try reader.required(JSONObject.self, "schema")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.schema, "schema")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1799,6 +1904,9 @@ public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationR
     public var passingLabels: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalGraderLabelModel`.
     ///
@@ -1823,7 +1931,7 @@ public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `EvalGraderLabelModel` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1835,20 +1943,22 @@ public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationR
         self.input = try reader.required([EvalItem].self, "input")
         self.labels = try reader.required([Swift.String].self, "labels")
         self.passingLabels = try reader.required([Swift.String].self, "passing_labels")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("label_model", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.model, "model")
         try writer.encode(self.input, "input")
         try writer.encode(self.labels, "labels")
         try writer.encode(self.passingLabels, "passing_labels")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1866,6 +1976,9 @@ public struct EvalGraderPython: Codable, Equatable, Sendable, SpecDeviationRepor
     public var passThreshold: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalGraderPython`.
     ///
@@ -1887,7 +2000,7 @@ public struct EvalGraderPython: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `EvalGraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1898,19 +2011,21 @@ public struct EvalGraderPython: Codable, Equatable, Sendable, SpecDeviationRepor
         self.source = try reader.required(Swift.String.self, "source")
         self.imageTag = try reader.optional(Swift.String.self, "image_tag")
         self.passThreshold = try reader.optional(Swift.Double.self, "pass_threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("python", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.source, "source")
         try writer.encodeIfPresent(self.imageTag, "image_tag")
         try writer.encodeIfPresent(self.passThreshold, "pass_threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1932,6 +2047,9 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
     public var passThreshold: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalGraderScoreModel`.
     ///
@@ -1959,7 +2077,7 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `EvalGraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1972,14 +2090,15 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         self.input = try reader.required([EvalItem].self, "input")
         self.range = try reader.optional([Swift.Double].self, "range")
         self.passThreshold = try reader.optional(Swift.Double.self, "pass_threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("score_model", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.model, "model")
@@ -1987,6 +2106,7 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.input, "input")
         try writer.encodeIfPresent(self.range, "range")
         try writer.encodeIfPresent(self.passThreshold, "pass_threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The sampling parameters for the model.
@@ -2017,6 +2137,9 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         public var reasoningEffort: ReasoningEffort?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -2041,7 +2164,7 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2052,19 +2175,21 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
             self.temperature = try reader.optional(Swift.Double.self, "temperature")
             self.maxCompletionsTokens = try reader.optional(Swift.Int.self, "max_completions_tokens")
             self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.seed, "seed")
             try writer.encodeIfPresent(self.topP, "top_p")
             try writer.encodeIfPresent(self.temperature, "temperature")
             try writer.encodeIfPresent(self.maxCompletionsTokens, "max_completions_tokens")
             try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2083,6 +2208,9 @@ public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviation
     public var operation: EvalGraderStringCheck.Operation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalGraderStringCheck`.
     ///
@@ -2104,7 +2232,7 @@ public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `EvalGraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2115,19 +2243,21 @@ public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviation
         self.input = try reader.required(Swift.String.self, "input")
         self.reference = try reader.required(Swift.String.self, "reference")
         self.operation = try reader.required(EvalGraderStringCheck.Operation.self, "operation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("string_check", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.input, "input")
         try writer.encode(self.reference, "reference")
         try writer.encode(self.operation, "operation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
@@ -2174,6 +2304,9 @@ public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviat
     public var passThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalGraderTextSimilarity`.
     ///
@@ -2198,7 +2331,7 @@ public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `EvalGraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2210,20 +2343,22 @@ public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviat
         self.reference = try reader.required(Swift.String.self, "reference")
         self.evaluationMetric = try reader.required(EvalGraderTextSimilarity.EvaluationMetric.self, "evaluation_metric")
         self.passThreshold = try reader.required(Swift.Double.self, "pass_threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text_similarity", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.input, "input")
         try writer.encode(self.reference, "reference")
         try writer.encode(self.evaluationMetric, "evaluation_metric")
         try writer.encode(self.passThreshold, "pass_threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
@@ -2283,6 +2418,9 @@ public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDevi
     public var content: [EvalJsonlFileContentSource.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalJsonlFileContentSource`.
     ///
@@ -2293,7 +2431,7 @@ public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `EvalJsonlFileContentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2301,53 +2439,60 @@ public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDevi
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "file_content", required: true)
         self.content = try reader.required([EvalJsonlFileContentSource.ContentItem].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_content", "type")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource/properties/content/items`.
     public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var item: [Swift.String: JSONValue]
-        public var sample: [Swift.String: JSONValue]?
+        public var item: JSONObject
+        public var sample: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ContentItem`.
         public init(
-            item: [Swift.String: JSONValue],
-            sample: [Swift.String: JSONValue]? = nil
+            item: JSONObject,
+            sample: JSONObject? = nil
         ) {
             self.item = item
             self.sample = sample
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
-            self.item = try reader.required([Swift.String: JSONValue].self, "item")
-            self.sample = try reader.optional([Swift.String: JSONValue].self, "sample")
+            self.item = try reader.required(JSONObject.self, "item")
+            self.sample = try reader.optional(JSONObject.self, "sample")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.item, "item")
             try writer.encodeIfPresent(self.sample, "sample")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2360,6 +2505,9 @@ public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviation
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalJsonlFileIDSource`.
     ///
@@ -2370,7 +2518,7 @@ public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `EvalJsonlFileIDSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2378,16 +2526,18 @@ public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "file_id", required: true)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_id", "type")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2405,6 +2555,9 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalList`.
     ///
@@ -2426,7 +2579,7 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
     }
 
     /// Decodes `EvalList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2437,19 +2590,21 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2477,9 +2632,12 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
-    public var schema: [Swift.String: JSONValue]
+    public var schema: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalLogsDataSourceConfig`.
     ///
@@ -2487,7 +2645,7 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
     ///   - schema: The json schema for the run data source items.
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
-        schema: [Swift.String: JSONValue],
+        schema: JSONObject,
         metadata: Metadata? = nil
     ) {
         self.metadata = metadata
@@ -2495,7 +2653,7 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `EvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2503,18 +2661,20 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "logs", required: true)
         self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.schema = try reader.required([Swift.String: JSONValue].self, "schema")
+        self.schema = try reader.required(JSONObject.self, "schema")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("logs", "type")
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encode(self.schema, "schema")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2523,7 +2683,7 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/EvalResponsesSource`.
 public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Metadata filter for the responses. This is a query parameter used to select responses.
-    public var metadata: [Swift.String: JSONValue]?
+    public var metadata: JSONObject?
     /// The name of the model to find responses for. This is a query parameter used to select responses.
     public var model: Swift.String?
     /// Optional string to search the 'instructions' field. This is a query parameter used to select responses.
@@ -2550,6 +2710,9 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
     public var tools: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalResponsesSource`.
     ///
@@ -2568,7 +2731,7 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
         model: Swift.String? = nil,
         tools: [Swift.String]? = nil,
         temperature: Swift.Double? = nil,
-        metadata: [Swift.String: JSONValue]? = nil,
+        metadata: JSONObject? = nil,
         instructionsSearch: Swift.String? = nil,
         createdAfter: Swift.Int? = nil,
         createdBefore: Swift.Int? = nil,
@@ -2589,14 +2752,14 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `EvalResponsesSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "responses", required: true)
-        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+        self.metadata = try reader.optional(JSONObject.self, "metadata")
         self.model = try reader.optional(Swift.String.self, "model")
         self.instructionsSearch = try reader.optional(Swift.String.self, "instructions_search")
         self.createdAfter = try reader.optional(Swift.Int.self, "created_after")
@@ -2606,14 +2769,15 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
         self.topP = try reader.optional(Swift.Double.self, "top_p")
         self.users = try reader.optional([Swift.String].self, "users")
         self.tools = try reader.optional([Swift.String].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("responses", "type")
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.model, "model")
@@ -2625,6 +2789,7 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.topP, "top_p")
         try writer.encodeIfPresent(self.users, "users")
         try writer.encodeIfPresent(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2642,6 +2807,9 @@ public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting,
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalRunList`.
     ///
@@ -2663,7 +2831,7 @@ public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting,
     }
 
     /// Decodes `EvalRunList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2674,19 +2842,21 @@ public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting,
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2712,6 +2882,9 @@ public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviation
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalRunOutputItemList`.
     ///
@@ -2733,7 +2906,7 @@ public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `EvalRunOutputItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2744,19 +2917,21 @@ public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviation
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2781,9 +2956,12 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
     /// Whether the grader considered the output a pass.
     public var passed: Swift.Bool
     /// Optional sample or intermediate data produced by the grader.
-    public var sample: [Swift.String: JSONValue]?
+    public var sample: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalRunOutputItemResult`.
     ///
@@ -2798,7 +2976,7 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
         score: Swift.Double,
         passed: Swift.Bool,
         type: Swift.String? = nil,
-        sample: [Swift.String: JSONValue]? = nil
+        sample: JSONObject? = nil
     ) {
         self.name = name
         self.type = type
@@ -2808,7 +2986,7 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `EvalRunOutputItemResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2818,20 +2996,22 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
         self.type = try reader.optional(Swift.String.self, "type")
         self.score = try reader.required(Swift.Double.self, "score")
         self.passed = try reader.required(Swift.Bool.self, "passed")
-        self.sample = try reader.optional([Swift.String: JSONValue].self, "sample")
+        self.sample = try reader.optional(JSONObject.self, "sample")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.type, "type")
         try writer.encode(self.score, "score")
         try writer.encode(self.passed, "passed")
         try writer.encodeIfPresent(self.sample, "sample")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2850,9 +3030,12 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
-    public var schema: [Swift.String: JSONValue]
+    public var schema: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalStoredCompletionsDataSourceConfig`.
     ///
@@ -2860,7 +3043,7 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
     ///   - schema: The json schema for the run data source items.
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(
-        schema: [Swift.String: JSONValue],
+        schema: JSONObject,
         metadata: Metadata? = nil
     ) {
         self.metadata = metadata
@@ -2868,7 +3051,7 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
     }
 
     /// Decodes `EvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2876,18 +3059,20 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "stored_completions", required: true)
         self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.schema = try reader.required([Swift.String: JSONValue].self, "schema")
+        self.schema = try reader.required(JSONObject.self, "schema")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("stored_completions", "type")
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encode(self.schema, "schema")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2912,6 +3097,9 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
     public var limit: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalStoredCompletionsSource`.
     ///
@@ -2936,7 +3124,7 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `EvalStoredCompletionsSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2948,19 +3136,21 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
         self.createdAfter = try reader.optional(Swift.Int.self, "created_after")
         self.createdBefore = try reader.optional(Swift.Int.self, "created_before")
         self.limit = try reader.optional(Swift.Int.self, "limit")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("stored_completions", "type")
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.createdAfter, "created_after")
         try writer.encodeIfPresent(self.createdBefore, "created_before")
         try writer.encodeIfPresent(self.limit, "limit")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -22,6 +22,9 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     public var expiresAfter: FileExpirationAfter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateFileRequest`.
     ///
@@ -40,7 +43,7 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `CreateFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -49,17 +52,19 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
         self.file = try reader.required(FileUpload.self, "file")
         self.purpose = try reader.required(CreateFileRequest.Purpose.self, "purpose")
         self.expiresAfter = try reader.optional(FileExpirationAfter.self, "expires_after")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.file, "file")
         try writer.encode(self.purpose, "purpose")
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -124,6 +129,9 @@ public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationRep
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteFileResponse`.
     public init(
@@ -135,7 +143,7 @@ public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `DeleteFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -144,17 +152,19 @@ public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("object", is: "file", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -167,6 +177,9 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListFilesResponse`.
     public init(
@@ -184,7 +197,7 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `ListFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -195,19 +208,21 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -251,6 +266,9 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OpenAIFile`.
     ///
@@ -284,7 +302,7 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `OpenAIFile` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -299,14 +317,15 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.purpose = try reader.required(OpenAIFile.Purpose.self, "purpose")
         self._status = try reader.optional(OpenAIFile.Status.self, "status")
         self._statusDetails = try reader.optional(Swift.String.self, "status_details")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.bytes, "bytes")
@@ -316,6 +335,7 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.purpose, "purpose")
         try writer.encodeIfPresent(self._status, "status")
         try writer.encodeIfPresent(self._statusDetails, "status_details")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.

@@ -10,6 +10,9 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, S
     public var projectIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateFineTuningCheckpointPermissionRequest`.
     ///
@@ -20,22 +23,24 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, S
     }
 
     /// Decodes `CreateFineTuningCheckpointPermissionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.projectIDs = try reader.required([Swift.String].self, "project_ids")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.projectIDs, "project_ids")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -97,6 +102,9 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateFineTuningJobRequest`.
     ///
@@ -133,7 +141,7 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `CreateFineTuningJobRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -148,14 +156,15 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
         self.seed = try reader.optional(Swift.Int.self, "seed")
         self.method = try reader.optional(FineTuneMethod.self, "method")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encode(self.trainingFile, "training_file")
         try writer.encodeIfPresent(self._hyperparameters, "hyperparameters")
@@ -165,6 +174,7 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.seed, "seed")
         try writer.encodeIfPresent(self.method, "method")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The name of the model to fine-tune. You can select one of the
@@ -202,6 +212,9 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, 
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteFineTuningCheckpointPermissionResponse`.
     ///
@@ -217,7 +230,7 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, 
     }
 
     /// Decodes `DeleteFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -226,17 +239,19 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, 
         try reader.constant("object", is: "checkpoint.permission", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("checkpoint.permission", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -262,6 +277,9 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     public var nEpochs: FineTuneDPOHyperparameters.NEpochs?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneDPOHyperparameters`.
     ///
@@ -283,7 +301,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `FineTuneDPOHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -293,18 +311,20 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
         self.batchSize = try reader.optional(FineTuneDPOHyperparameters.BatchSize.self, "batch_size")
         self.learningRateMultiplier = try reader.optional(FineTuneDPOHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
         self.nEpochs = try reader.optional(FineTuneDPOHyperparameters.NEpochs.self, "n_epochs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.beta, "beta")
         try writer.encodeIfPresent(self.batchSize, "batch_size")
         try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
         try writer.encodeIfPresent(self.nEpochs, "n_epochs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
@@ -480,6 +500,9 @@ public struct FineTuneDPOMethod: Codable, Equatable, Sendable, SpecDeviationRepo
     public var hyperparameters: FineTuneDPOHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneDPOMethod`.
     ///
@@ -490,22 +513,24 @@ public struct FineTuneDPOMethod: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `FineTuneDPOMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.hyperparameters = try reader.optional(FineTuneDPOHyperparameters.self, "hyperparameters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -523,6 +548,9 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
     public var reinforcement: FineTuneReinforcementMethod?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneMethod`.
     ///
@@ -544,7 +572,7 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `FineTuneMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -554,18 +582,20 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
         self.supervised = try reader.optional(FineTuneSupervisedMethod.self, "supervised")
         self.dpo = try reader.optional(FineTuneDPOMethod.self, "dpo")
         self.reinforcement = try reader.optional(FineTuneReinforcementMethod.self, "reinforcement")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.supervised, "supervised")
         try writer.encodeIfPresent(self.dpo, "dpo")
         try writer.encodeIfPresent(self.reinforcement, "reinforcement")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
@@ -625,6 +655,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     public var evalSamples: FineTuneReinforcementHyperparameters.EvalSamples?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneReinforcementHyperparameters`.
     ///
@@ -655,7 +688,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     }
 
     /// Decodes `FineTuneReinforcementHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -668,14 +701,15 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
         self.computeMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.ComputeMultiplier.self, "compute_multiplier")
         self.evalInterval = try reader.optional(FineTuneReinforcementHyperparameters.EvalInterval.self, "eval_interval")
         self.evalSamples = try reader.optional(FineTuneReinforcementHyperparameters.EvalSamples.self, "eval_samples")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.batchSize, "batch_size")
         try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
         try writer.encodeIfPresent(self.nEpochs, "n_epochs")
@@ -683,6 +717,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
         try writer.encodeIfPresent(self.computeMultiplier, "compute_multiplier")
         try writer.encodeIfPresent(self.evalInterval, "eval_interval")
         try writer.encodeIfPresent(self.evalSamples, "eval_samples")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -967,6 +1002,9 @@ public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDev
     public var hyperparameters: FineTuneReinforcementHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneReinforcementMethod`.
     ///
@@ -982,7 +1020,7 @@ public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `FineTuneReinforcementMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -990,16 +1028,18 @@ public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         self.grader = try reader.required(FineTuneReinforcementMethod.Grader.self, "grader")
         self.hyperparameters = try reader.optional(FineTuneReinforcementHyperparameters.self, "hyperparameters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.grader, "grader")
         try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The grader used for the fine-tuning job.
@@ -1075,6 +1115,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     public var nEpochs: FineTuneSupervisedHyperparameters.NEpochs?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneSupervisedHyperparameters`.
     ///
@@ -1093,7 +1136,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `FineTuneSupervisedHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1102,17 +1145,19 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
         self.batchSize = try reader.optional(FineTuneSupervisedHyperparameters.BatchSize.self, "batch_size")
         self.learningRateMultiplier = try reader.optional(FineTuneSupervisedHyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
         self.nEpochs = try reader.optional(FineTuneSupervisedHyperparameters.NEpochs.self, "n_epochs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.batchSize, "batch_size")
         try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
         try writer.encodeIfPresent(self.nEpochs, "n_epochs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -1247,6 +1292,9 @@ public struct FineTuneSupervisedMethod: Codable, Equatable, Sendable, SpecDeviat
     public var hyperparameters: FineTuneSupervisedHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuneSupervisedMethod`.
     ///
@@ -1257,22 +1305,24 @@ public struct FineTuneSupervisedMethod: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `FineTuneSupervisedMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.hyperparameters = try reader.optional(FineTuneSupervisedHyperparameters.self, "hyperparameters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1288,6 +1338,9 @@ public struct FineTuningCheckpointPermission: Codable, Equatable, Sendable, Spec
     public var projectID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuningCheckpointPermission`.
     ///
@@ -1306,7 +1359,7 @@ public struct FineTuningCheckpointPermission: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `FineTuningCheckpointPermission` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1316,18 +1369,20 @@ public struct FineTuningCheckpointPermission: Codable, Equatable, Sendable, Spec
         self.id = try reader.required(Swift.String.self, "id")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.projectID = try reader.required(Swift.String.self, "project_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("checkpoint.permission", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.projectID, "project_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1341,6 +1396,9 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
     public var wandb: FineTuningIntegration.Wandb
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuningIntegration`.
     ///
@@ -1351,7 +1409,7 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `FineTuningIntegration` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1359,16 +1417,18 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "wandb", required: true)
         self.wandb = try reader.required(FineTuningIntegration.Wandb.self, "wandb")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("wandb", "type")
         try writer.encode(self.wandb, "wandb")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The settings for your integration with Weights and Biases. This payload specifies the project that
@@ -1389,6 +1449,9 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
         public var tags: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Wandb`.
         ///
@@ -1410,7 +1473,7 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
         }
 
         /// Decodes `Wandb` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1420,18 +1483,20 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
             self.name = try reader.optional(Swift.String.self, "name")
             self.entity = try reader.optional(Swift.String.self, "entity")
             self.tags = try reader.optional([Swift.String].self, "tags")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.project, "project")
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.entity, "entity")
             try writer.encodeIfPresent(self.tags, "tags")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1454,6 +1519,9 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
     public var fineTuningJobID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuningJobCheckpoint`.
     ///
@@ -1481,7 +1549,7 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `FineTuningJobCheckpoint` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1494,14 +1562,15 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
         self.stepNumber = try reader.required(Swift.Int.self, "step_number")
         self.metrics = try reader.required(FineTuningJobCheckpoint.Metrics.self, "metrics")
         self.fineTuningJobID = try reader.required(Swift.String.self, "fine_tuning_job_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("fine_tuning.job.checkpoint", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -1509,6 +1578,7 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.stepNumber, "step_number")
         try writer.encode(self.metrics, "metrics")
         try writer.encode(self.fineTuningJobID, "fine_tuning_job_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Metrics at the step number during the fine-tuning job.
@@ -1524,6 +1594,9 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
         public var fullValidMeanTokenAccuracy: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Metrics`.
         public init(
@@ -1545,7 +1618,7 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
         }
 
         /// Decodes `Metrics` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1558,14 +1631,15 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
             self.validMeanTokenAccuracy = try reader.optional(Swift.Double.self, "valid_mean_token_accuracy")
             self.fullValidLoss = try reader.optional(Swift.Double.self, "full_valid_loss")
             self.fullValidMeanTokenAccuracy = try reader.optional(Swift.Double.self, "full_valid_mean_token_accuracy")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.step, "step")
             try writer.encodeIfPresent(self.trainLoss, "train_loss")
             try writer.encodeIfPresent(self.trainMeanTokenAccuracy, "train_mean_token_accuracy")
@@ -1573,6 +1647,7 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
             try writer.encodeIfPresent(self.validMeanTokenAccuracy, "valid_mean_token_accuracy")
             try writer.encodeIfPresent(self.fullValidLoss, "full_valid_loss")
             try writer.encodeIfPresent(self.fullValidMeanTokenAccuracy, "full_valid_mean_token_accuracy")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1592,9 +1667,12 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
     /// The type of event.
     public var type: FineTuningJobEvent.TypeValue?
     /// The data associated with the event.
-    public var data: [Swift.String: JSONValue]?
+    public var data: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuningJobEvent`.
     ///
@@ -1611,7 +1689,7 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
         level: FineTuningJobEvent.Level,
         message: Swift.String,
         type: FineTuningJobEvent.TypeValue? = nil,
-        data: [Swift.String: JSONValue]? = nil
+        data: JSONObject? = nil
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -1622,7 +1700,7 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `FineTuningJobEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1634,15 +1712,16 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
         self.level = try reader.required(FineTuningJobEvent.Level.self, "level")
         self.message = try reader.required(Swift.String.self, "message")
         self.type = try reader.optional(FineTuningJobEvent.TypeValue.self, "type")
-        self.data = try reader.optional([Swift.String: JSONValue].self, "data")
+        self.data = try reader.optional(JSONObject.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("fine_tuning.job.event", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -1650,6 +1729,7 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.message, "message")
         try writer.encodeIfPresent(self.type, "type")
         try writer.encodeIfPresent(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The log level of the event.
@@ -1705,6 +1785,9 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var calculateOutput: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GraderMulti`.
     ///
@@ -1723,7 +1806,7 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `GraderMulti` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1733,18 +1816,20 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.name = try reader.required(Swift.String.self, "name")
         self.graders = try reader.required(GraderMulti.Graders.self, "graders")
         self.calculateOutput = try reader.required(Swift.String.self, "calculate_output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("multi", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.graders, "graders")
         try writer.encode(self.calculateOutput, "calculate_output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -1812,6 +1897,9 @@ public struct GraderPython: Codable, Equatable, Sendable, SpecDeviationReporting
     public var imageTag: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GraderPython`.
     ///
@@ -1830,7 +1918,7 @@ public struct GraderPython: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `GraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1840,18 +1928,20 @@ public struct GraderPython: Codable, Equatable, Sendable, SpecDeviationReporting
         self.name = try reader.required(Swift.String.self, "name")
         self.source = try reader.required(Swift.String.self, "source")
         self.imageTag = try reader.optional(Swift.String.self, "image_tag")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("python", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.source, "source")
         try writer.encodeIfPresent(self.imageTag, "image_tag")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1871,6 +1961,9 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
     public var range: [Swift.Double]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GraderScoreModel`.
     ///
@@ -1895,7 +1988,7 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `GraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1907,20 +2000,22 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
         self.samplingParams = try reader.optional(GraderScoreModel.SamplingParams.self, "sampling_params")
         self.input = try reader.required([EvalItem].self, "input")
         self.range = try reader.optional([Swift.Double].self, "range")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("score_model", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.samplingParams, "sampling_params")
         try writer.encode(self.input, "input")
         try writer.encodeIfPresent(self.range, "range")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The sampling parameters for the model.
@@ -1951,6 +2046,9 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
         public var reasoningEffort: ReasoningEffort?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -1975,7 +2073,7 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1986,19 +2084,21 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
             self.temperature = try reader.optional(Swift.Double.self, "temperature")
             self.maxCompletionsTokens = try reader.optional(Swift.Int.self, "max_completions_tokens")
             self.reasoningEffort = try reader.optional(ReasoningEffort.self, "reasoning_effort")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.seed, "seed")
             try writer.encodeIfPresent(self.topP, "top_p")
             try writer.encodeIfPresent(self.temperature, "temperature")
             try writer.encodeIfPresent(self.maxCompletionsTokens, "max_completions_tokens")
             try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2017,6 +2117,9 @@ public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationRepo
     public var operation: GraderStringCheck.Operation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GraderStringCheck`.
     ///
@@ -2038,7 +2141,7 @@ public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `GraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2049,19 +2152,21 @@ public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationRepo
         self.input = try reader.required(Swift.String.self, "input")
         self.reference = try reader.required(Swift.String.self, "reference")
         self.operation = try reader.required(GraderStringCheck.Operation.self, "operation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("string_check", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.input, "input")
         try writer.encode(self.reference, "reference")
         try writer.encode(self.operation, "operation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
@@ -2106,6 +2211,9 @@ public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationR
     public var evaluationMetric: GraderTextSimilarity.EvaluationMetric
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GraderTextSimilarity`.
     ///
@@ -2127,7 +2235,7 @@ public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `GraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2138,19 +2246,21 @@ public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationR
         self.input = try reader.required(Swift.String.self, "input")
         self.reference = try reader.required(Swift.String.self, "reference")
         self.evaluationMetric = try reader.required(GraderTextSimilarity.EvaluationMetric.self, "evaluation_metric")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text_similarity", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.input, "input")
         try writer.encode(self.reference, "reference")
         try writer.encode(self.evaluationMetric, "evaluation_metric")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
@@ -2210,6 +2320,9 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListFineTuningCheckpointPermissionResponse`.
     public init(
@@ -2225,7 +2338,7 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
     }
 
     /// Decodes `ListFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2236,19 +2349,21 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2268,6 +2383,9 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListFineTuningJobCheckpointsResponse`.
     public init(
@@ -2283,7 +2401,7 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
     }
 
     /// Decodes `ListFineTuningJobCheckpointsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2294,19 +2412,21 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2324,6 +2444,9 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListFineTuningJobEventsResponse`.
     public init(
@@ -2335,7 +2458,7 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `ListFineTuningJobEventsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2344,17 +2467,19 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
         try reader.constant("object", is: "list", required: true)
         self.data = try reader.required([FineTuningJobEvent].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2372,6 +2497,9 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListPaginatedFineTuningJobsResponse`.
     public init(
@@ -2383,7 +2511,7 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ListPaginatedFineTuningJobsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2392,17 +2520,19 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
         try reader.constant("object", is: "list", required: true)
         self.data = try reader.required([FineTuningJob].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -2422,7 +2552,7 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     public var grader: RunGraderRequest.Grader
     /// The dataset item provided to the grader. This will be used to populate
     /// the `item` namespace. See [the guide](https://platform.openai.com/docs/guides/graders) for more details.
-    public var item: [Swift.String: JSONValue]?
+    public var item: JSONObject?
     /// The model sample to be evaluated. This value will be used to populate
     /// the `sample` namespace. See [the guide](https://platform.openai.com/docs/guides/graders) for more details.
     /// The `output_json` variable will be populated if the model sample is a
@@ -2430,6 +2560,9 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     public var modelSample: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunGraderRequest`.
     ///
@@ -2440,7 +2573,7 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     public init(
         grader: RunGraderRequest.Grader,
         modelSample: Swift.String,
-        item: [Swift.String: JSONValue]? = nil
+        item: JSONObject? = nil
     ) {
         self.grader = grader
         self.item = item
@@ -2448,26 +2581,28 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `RunGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.grader = try reader.required(RunGraderRequest.Grader.self, "grader")
-        self.item = try reader.optional([Swift.String: JSONValue].self, "item")
+        self.item = try reader.optional(JSONObject.self, "item")
         self.modelSample = try reader.required(Swift.String.self, "model_sample")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.grader, "grader")
         try writer.encodeIfPresent(self.item, "item")
         try writer.encode(self.modelSample, "model_sample")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The grader used for the fine-tuning job.
@@ -2529,17 +2664,20 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
 public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var reward: Swift.Double
     public var metadata: RunGraderResponse.Metadata
-    public var subRewards: [Swift.String: JSONValue]
-    public var modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
+    public var subRewards: JSONObject
+    public var modelGraderTokenUsagePerModel: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RunGraderResponse`.
     public init(
         reward: Swift.Double,
         metadata: RunGraderResponse.Metadata,
-        subRewards: [Swift.String: JSONValue],
-        modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
+        subRewards: JSONObject,
+        modelGraderTokenUsagePerModel: JSONObject
     ) {
         self.reward = reward
         self.metadata = metadata
@@ -2548,7 +2686,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `RunGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2556,20 +2694,22 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         self.reward = try reader.required(Swift.Double.self, "reward")
         self.metadata = try reader.required(RunGraderResponse.Metadata.self, "metadata")
-        self.subRewards = try reader.required([Swift.String: JSONValue].self, "sub_rewards")
-        self.modelGraderTokenUsagePerModel = try reader.required([Swift.String: JSONValue].self, "model_grader_token_usage_per_model")
+        self.subRewards = try reader.required(JSONObject.self, "sub_rewards")
+        self.modelGraderTokenUsagePerModel = try reader.required(JSONObject.self, "model_grader_token_usage_per_model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.reward, "reward")
         try writer.encode(self.metadata, "metadata")
         try writer.encode(self.subRewards, "sub_rewards")
         try writer.encode(self.modelGraderTokenUsagePerModel, "model_grader_token_usage_per_model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
@@ -2578,11 +2718,14 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         public var type: Swift.String
         public var errors: RunGraderResponse.Metadata.Errors
         public var executionTime: Swift.Double
-        public var scores: [Swift.String: JSONValue]
+        public var scores: JSONObject
         public var tokenUsage: Swift.Int?
         public var sampledModelName: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Metadata`.
         public init(
@@ -2590,7 +2733,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             type: Swift.String,
             errors: RunGraderResponse.Metadata.Errors,
             executionTime: Swift.Double,
-            scores: [Swift.String: JSONValue],
+            scores: JSONObject,
             tokenUsage: Swift.Int? = nil,
             sampledModelName: Swift.String? = nil
         ) {
@@ -2604,7 +2747,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `Metadata` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2614,17 +2757,18 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             self.type = try reader.required(Swift.String.self, "type")
             self.errors = try reader.required(RunGraderResponse.Metadata.Errors.self, "errors")
             self.executionTime = try reader.required(Swift.Double.self, "execution_time")
-            self.scores = try reader.required([Swift.String: JSONValue].self, "scores")
+            self.scores = try reader.required(JSONObject.self, "scores")
             self.tokenUsage = try reader.optional(Swift.Int.self, "token_usage")
             self.sampledModelName = try reader.optional(Swift.String.self, "sampled_model_name")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.name, "name")
             try writer.encode(self.type, "type")
             try writer.encode(self.errors, "errors")
@@ -2632,6 +2776,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encode(self.scores, "scores")
             try writer.encode(self.tokenUsage, "token_usage")
             try writer.encode(self.sampledModelName, "sampled_model_name")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
@@ -2652,6 +2797,9 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             public var modelGraderServerErrorDetails: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Errors`.
             public init(
@@ -2687,7 +2835,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             }
 
             /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2707,14 +2855,15 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
                 self.modelGraderRefusalError = try reader.required(Swift.Bool.self, "model_grader_refusal_error")
                 self.modelGraderParseError = try reader.required(Swift.Bool.self, "model_grader_parse_error")
                 self.modelGraderServerErrorDetails = try reader.optional(Swift.String.self, "model_grader_server_error_details")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.formulaParseError, "formula_parse_error")
                 try writer.encode(self.sampleParseError, "sample_parse_error")
                 try writer.encode(self.truncatedObservationError, "truncated_observation_error")
@@ -2729,6 +2878,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
                 try writer.encode(self.modelGraderRefusalError, "model_grader_refusal_error")
                 try writer.encode(self.modelGraderParseError, "model_grader_parse_error")
                 try writer.encode(self.modelGraderServerErrorDetails, "model_grader_server_error_details")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2742,6 +2892,9 @@ public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviation
     public var grader: ValidateGraderRequest.Grader
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ValidateGraderRequest`.
     ///
@@ -2752,22 +2905,24 @@ public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ValidateGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.grader = try reader.required(ValidateGraderRequest.Grader.self, "grader")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.grader, "grader")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The grader used for the fine-tuning job.
@@ -2833,6 +2988,9 @@ public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviatio
     public var grader: ValidateGraderResponse.Grader?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ValidateGraderResponse`.
     ///
@@ -2843,22 +3001,24 @@ public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ValidateGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.grader = try reader.optional(ValidateGraderResponse.Grader.self, "grader")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.grader, "grader")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The grader used for the fine-tuning job.

@@ -53,6 +53,9 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FineTuningJob`.
     ///
@@ -116,7 +119,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `FineTuningJob` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -141,14 +144,15 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         self.estimatedFinish = try reader.optional(Swift.Int.self, "estimated_finish")
         self.method = try reader.optional(FineTuneMethod.self, "method")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("fine_tuning.job", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -168,6 +172,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encodeIfPresent(self.estimatedFinish, "estimated_finish")
         try writer.encodeIfPresent(self.method, "method")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// For fine-tuning jobs that have `failed`, this will contain more information on the cause of the failure.
@@ -182,6 +187,9 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         public var param: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -200,7 +208,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -209,17 +217,19 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
             self.code = try reader.optional(Swift.String.self, "code")
             self.message = try reader.optional(Swift.String.self, "message")
             self.param = try reader.optional(Swift.String.self, "param")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.code, "code")
             try writer.encodeIfPresent(self.message, "message")
             try writer.encodeIfPresent(self.param, "param")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -244,6 +254,9 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         public var nEpochs: FineTuningJob.Hyperparameters.NEpochs?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Hyperparameters`.
         ///
@@ -262,7 +275,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `Hyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -271,17 +284,19 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
             self.batchSize = try reader.optional(FineTuningJob.Hyperparameters.BatchSize.self, "batch_size")
             self.learningRateMultiplier = try reader.optional(FineTuningJob.Hyperparameters.LearningRateMultiplier.self, "learning_rate_multiplier")
             self.nEpochs = try reader.optional(FineTuningJob.Hyperparameters.NEpochs.self, "n_epochs")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.batchSize, "batch_size")
             try writer.encodeIfPresent(self.learningRateMultiplier, "learning_rate_multiplier")
             try writer.encodeIfPresent(self.nEpochs, "n_epochs")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Number of examples in each batch. A larger batch size means that model parameters

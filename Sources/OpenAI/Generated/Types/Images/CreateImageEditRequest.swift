@@ -82,6 +82,9 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     public var quality: CreateImageEditRequest.Quality?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateImageEditRequest`.
     ///
@@ -136,7 +139,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -157,14 +160,15 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
         self.stream = try reader.optional(Swift.Bool.self, "stream")
         self.partialImages = try reader.optional(PartialImages.self, "partial_images")
         self.quality = try reader.optional(CreateImageEditRequest.Quality.self, "quality")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.image, "image")
         try writer.encode(self.prompt, "prompt")
         try writer.encodeIfPresent(self.mask, "mask")
@@ -180,6 +184,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.stream, "stream")
         try writer.encodeIfPresent(self.partialImages, "partial_images")
         try writer.encodeIfPresent(self.quality, "quality")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {

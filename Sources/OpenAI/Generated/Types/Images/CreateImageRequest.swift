@@ -79,6 +79,9 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateImageRequest`.
     ///
@@ -130,7 +133,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `CreateImageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -150,14 +153,15 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
         self.background = try reader.optional(CreateImageRequest.Background.self, "background")
         self.style = try reader.optional(CreateImageRequest.Style.self, "style")
         self.user = try reader.optional(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.prompt, "prompt")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.n, "n")
@@ -172,6 +176,7 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.background, "background")
         try writer.encodeIfPresent(self.style, "style")
         try writer.encodeIfPresent(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.

@@ -76,6 +76,9 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     public var partialImages: PartialImages?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EditImageBodyJSONParam`.
     ///
@@ -130,7 +133,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `EditImageBodyJSONParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -151,14 +154,15 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
         self.background = try reader.optional(EditImageBodyJSONParam.Background.self, "background")
         self.stream = try reader.optional(Swift.Bool.self, "stream")
         self.partialImages = try reader.optional(PartialImages.self, "partial_images")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(self.images, "images")
         try writer.encodeIfPresent(self.mask, "mask")
@@ -174,6 +178,7 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.background, "background")
         try writer.encodeIfPresent(self.stream, "stream")
         try writer.encodeIfPresent(self.partialImages, "partial_images")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.

@@ -30,6 +30,9 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateImageVariationRequest`.
     ///
@@ -57,7 +60,7 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `CreateImageVariationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -69,20 +72,22 @@ public struct CreateImageVariationRequest: Codable, Equatable, Sendable, SpecDev
         self.responseFormat = try reader.optional(CreateImageVariationRequest.ResponseFormat.self, "response_format")
         self.size = try reader.optional(CreateImageVariationRequest.Size.self, "size")
         self.user = try reader.optional(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.image, "image")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.n, "n")
         try writer.encodeIfPresent(self.responseFormat, "response_format")
         try writer.encodeIfPresent(self.size, "size")
         try writer.encodeIfPresent(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -164,6 +169,9 @@ public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var revisedPrompt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Image`.
     ///
@@ -182,7 +190,7 @@ public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -191,17 +199,19 @@ public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.b64JSON = try reader.optional(Swift.String.self, "b64_json")
         self.url = try reader.optional(Swift.String.self, "url")
         self.revisedPrompt = try reader.optional(Swift.String.self, "revised_prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.b64JSON, "b64_json")
         try writer.encodeIfPresent(self.url, "url")
         try writer.encodeIfPresent(self.revisedPrompt, "revised_prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -225,6 +235,9 @@ public struct ImageEditCompletedEvent: Codable, Equatable, Sendable, SpecDeviati
     public var usage: ImagesUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageEditCompletedEvent`.
     ///
@@ -255,7 +268,7 @@ public struct ImageEditCompletedEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ImageEditCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -269,14 +282,15 @@ public struct ImageEditCompletedEvent: Codable, Equatable, Sendable, SpecDeviati
         self.background = try reader.required(ImageEditCompletedEvent.Background.self, "background")
         self.outputFormat = try reader.required(ImageEditCompletedEvent.OutputFormat.self, "output_format")
         self.usage = try reader.required(ImagesUsage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_edit.completed", "type")
         try writer.encode(self.b64JSON, "b64_json")
         try writer.encode(self.createdAt, "created_at")
@@ -285,6 +299,7 @@ public struct ImageEditCompletedEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.background, "background")
         try writer.encode(self.outputFormat, "output_format")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The size of the edited image.
@@ -402,6 +417,9 @@ public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDevi
     public var partialImageIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageEditPartialImageEvent`.
     ///
@@ -432,7 +450,7 @@ public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `ImageEditPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -446,14 +464,15 @@ public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDevi
         self.background = try reader.required(ImageEditPartialImageEvent.Background.self, "background")
         self.outputFormat = try reader.required(ImageEditPartialImageEvent.OutputFormat.self, "output_format")
         self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_edit.partial_image", "type")
         try writer.encode(self.b64JSON, "b64_json")
         try writer.encode(self.createdAt, "created_at")
@@ -462,6 +481,7 @@ public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.background, "background")
         try writer.encode(self.outputFormat, "output_format")
         try writer.encode(self.partialImageIndex, "partial_image_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The size of the requested edited image.
@@ -616,6 +636,9 @@ public struct ImageGenCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     public var usage: ImagesUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageGenCompletedEvent`.
     ///
@@ -646,7 +669,7 @@ public struct ImageGenCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ImageGenCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -660,14 +683,15 @@ public struct ImageGenCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
         self.background = try reader.required(ImageGenCompletedEvent.Background.self, "background")
         self.outputFormat = try reader.required(ImageGenCompletedEvent.OutputFormat.self, "output_format")
         self.usage = try reader.required(ImagesUsage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_generation.completed", "type")
         try writer.encode(self.b64JSON, "b64_json")
         try writer.encode(self.createdAt, "created_at")
@@ -676,6 +700,7 @@ public struct ImageGenCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.background, "background")
         try writer.encode(self.outputFormat, "output_format")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The size of the generated image.
@@ -783,6 +808,9 @@ public struct ImageGenInputUsageDetails: Codable, Equatable, Sendable, SpecDevia
     public var imageTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageGenInputUsageDetails`.
     ///
@@ -798,7 +826,7 @@ public struct ImageGenInputUsageDetails: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ImageGenInputUsageDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -806,16 +834,18 @@ public struct ImageGenInputUsageDetails: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         self.textTokens = try reader.required(Swift.Int.self, "text_tokens")
         self.imageTokens = try reader.required(Swift.Int.self, "image_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.textTokens, "text_tokens")
         try writer.encode(self.imageTokens, "image_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -829,6 +859,9 @@ public struct ImageGenOutputTokensDetails: Codable, Equatable, Sendable, SpecDev
     public var textTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageGenOutputTokensDetails`.
     ///
@@ -844,7 +877,7 @@ public struct ImageGenOutputTokensDetails: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ImageGenOutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -852,16 +885,18 @@ public struct ImageGenOutputTokensDetails: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         self.imageTokens = try reader.required(Swift.Int.self, "image_tokens")
         self.textTokens = try reader.required(Swift.Int.self, "text_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.imageTokens, "image_tokens")
         try writer.encode(self.textTokens, "text_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -885,6 +920,9 @@ public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDevia
     public var partialImageIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageGenPartialImageEvent`.
     ///
@@ -915,7 +953,7 @@ public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ImageGenPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -929,14 +967,15 @@ public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDevia
         self.background = try reader.required(ImageGenPartialImageEvent.Background.self, "background")
         self.outputFormat = try reader.required(ImageGenPartialImageEvent.OutputFormat.self, "output_format")
         self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_generation.partial_image", "type")
         try writer.encode(self.b64JSON, "b64_json")
         try writer.encode(self.createdAt, "created_at")
@@ -945,6 +984,7 @@ public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.background, "background")
         try writer.encode(self.outputFormat, "output_format")
         try writer.encode(self.partialImageIndex, "partial_image_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The size of the requested image.
@@ -1095,6 +1135,9 @@ public struct ImageGenUsage: Codable, Equatable, Sendable, SpecDeviationReportin
     public var inputTokensDetails: ImageGenInputUsageDetails
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageGenUsage`.
     ///
@@ -1119,7 +1162,7 @@ public struct ImageGenUsage: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ImageGenUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1130,19 +1173,21 @@ public struct ImageGenUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
         self.outputTokensDetails = try reader.optional(ImageGenOutputTokensDetails.self, "output_tokens_details")
         self.inputTokensDetails = try reader.required(ImageGenInputUsageDetails.self, "input_tokens_details")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encode(self.totalTokens, "total_tokens")
         try writer.encode(self.outputTokens, "output_tokens")
         try writer.encodeIfPresent(self.outputTokensDetails, "output_tokens_details")
         try writer.encode(self.inputTokensDetails, "input_tokens_details")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1159,6 +1204,9 @@ public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReportin
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageRefParam`.
     ///
@@ -1174,7 +1222,7 @@ public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ImageRefParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1182,16 +1230,18 @@ public struct ImageRefParam: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         self.imageURL = try reader.optional(Swift.String.self, "image_url")
         self.fileID = try reader.optional(Swift.String.self, "file_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1215,6 +1265,9 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     public var usage: ImageGenUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImagesResponse`.
     ///
@@ -1245,7 +1298,7 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1258,14 +1311,15 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         self.size = try reader.optional(ImagesResponse.Size.self, "size")
         self.quality = try reader.optional(WebSearchContextSize.self, "quality")
         self.usage = try reader.optional(ImageGenUsage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.created, "created")
         try writer.encodeIfPresent(self.data, "data")
         try writer.encodeIfPresent(self.background, "background")
@@ -1273,6 +1327,7 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.size, "size")
         try writer.encodeIfPresent(self.quality, "quality")
         try writer.encodeIfPresent(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The background parameter used for the image generation. Either `transparent` or `opaque`.
@@ -1353,6 +1408,9 @@ public struct ImagesUsage: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var inputTokensDetails: ImageGenOutputTokensDetails
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImagesUsage`.
     ///
@@ -1374,7 +1432,7 @@ public struct ImagesUsage: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `ImagesUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1384,18 +1442,20 @@ public struct ImagesUsage: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
         self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
         self.inputTokensDetails = try reader.required(ImageGenOutputTokensDetails.self, "input_tokens_details")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.totalTokens, "total_tokens")
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encode(self.outputTokens, "output_tokens")
         try writer.encode(self.inputTokensDetails, "input_tokens_details")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 

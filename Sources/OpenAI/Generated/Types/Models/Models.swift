@@ -11,6 +11,9 @@ public struct DeleteModelResponse: Codable, Equatable, Sendable, SpecDeviationRe
     public var object: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteModelResponse`.
     public init(
@@ -24,7 +27,7 @@ public struct DeleteModelResponse: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `DeleteModelResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -33,17 +36,19 @@ public struct DeleteModelResponse: Codable, Equatable, Sendable, SpecDeviationRe
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.object = try reader.required(Swift.String.self, "object")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
         try writer.encode(self.object, "object")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -52,6 +57,9 @@ public struct ListModelsResponse: Codable, Equatable, Sendable, SpecDeviationRep
     public var data: [Model]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListModelsResponse`.
     public init(data: [Model]) {
@@ -59,7 +67,7 @@ public struct ListModelsResponse: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ListModelsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -67,16 +75,18 @@ public struct ListModelsResponse: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "list", required: true)
         self.data = try reader.required([Model].self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -96,6 +106,9 @@ public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var shutdownDate: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Model`.
     ///
@@ -117,7 +130,7 @@ public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Model` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -128,18 +141,20 @@ public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.created = try reader.required(Swift.Int.self, "created")
         self.ownedBy = try reader.required(Swift.String.self, "owned_by")
         self.shutdownDate = try reader.optional(Swift.String.self, "shutdown_date")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("model", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.created, "created")
         try writer.encode(self.ownedBy, "owned_by")
         try writer.encodeIfPresent(self.shutdownDate, "shutdown_date")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

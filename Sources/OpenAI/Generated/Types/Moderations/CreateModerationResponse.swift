@@ -16,6 +16,9 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
     public var results: [CreateModerationResponse.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateModerationResponse`.
     ///
@@ -34,7 +37,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `CreateModerationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -43,17 +46,19 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
         self.id = try reader.required(Swift.String.self, "id")
         self.model = try reader.required(Swift.String.self, "model")
         self.results = try reader.required([CreateModerationResponse.ResultValue].self, "results")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.model, "model")
         try writer.encode(self.results, "results")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items`.
@@ -68,6 +73,9 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
         public var categoryAppliedInputTypes: CreateModerationResponse.ResultValue.CategoryAppliedInputTypes
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResultValue`.
         ///
@@ -89,7 +97,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -99,18 +107,20 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             self.categories = try reader.required(CreateModerationResponse.ResultValue.Categories.self, "categories")
             self.categoryScores = try reader.required(CreateModerationResponse.ResultValue.CategoryScores.self, "category_scores")
             self.categoryAppliedInputTypes = try reader.required(CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.self, "category_applied_input_types")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.flagged, "flagged")
             try writer.encode(self.categories, "categories")
             try writer.encode(self.categoryScores, "category_scores")
             try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// A list of the categories, and whether they are flagged or not.
@@ -145,6 +155,9 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             public var violenceGraphic: Swift.Bool
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Categories`.
             ///
@@ -193,7 +206,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             }
 
             /// Decodes `Categories` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -212,14 +225,15 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 self.sexualMinors = try reader.required(Swift.Bool.self, "sexual/minors")
                 self.violence = try reader.required(Swift.Bool.self, "violence")
                 self.violenceGraphic = try reader.required(Swift.Bool.self, "violence/graphic")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.hate, "hate")
                 try writer.encode(self.hateThreatening, "hate/threatening")
                 try writer.encode(self.harassment, "harassment")
@@ -233,6 +247,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 try writer.encode(self.sexualMinors, "sexual/minors")
                 try writer.encode(self.violence, "violence")
                 try writer.encode(self.violenceGraphic, "violence/graphic")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -268,6 +283,9 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             public var violenceGraphic: Swift.Double
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `CategoryScores`.
             ///
@@ -316,7 +334,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             }
 
             /// Decodes `CategoryScores` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -335,14 +353,15 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 self.sexualMinors = try reader.required(Swift.Double.self, "sexual/minors")
                 self.violence = try reader.required(Swift.Double.self, "violence")
                 self.violenceGraphic = try reader.required(Swift.Double.self, "violence/graphic")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.hate, "hate")
                 try writer.encode(self.hateThreatening, "hate/threatening")
                 try writer.encode(self.harassment, "harassment")
@@ -356,6 +375,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 try writer.encode(self.sexualMinors, "sexual/minors")
                 try writer.encode(self.violence, "violence")
                 try writer.encode(self.violenceGraphic, "violence/graphic")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -391,6 +411,9 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             public var violenceGraphic: [ModerationInputType]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `CategoryAppliedInputTypes`.
             ///
@@ -439,7 +462,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             }
 
             /// Decodes `CategoryAppliedInputTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -458,14 +481,15 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 self.sexualMinors = try reader.required([Swift.String].self, "sexual/minors")
                 self.violence = try reader.required([ModerationInputType].self, "violence")
                 self.violenceGraphic = try reader.required([ModerationInputType].self, "violence/graphic")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.hate, "hate")
                 try writer.encode(self.hateThreatening, "hate/threatening")
                 try writer.encode(self.harassment, "harassment")
@@ -479,6 +503,7 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 try writer.encode(self.sexualMinors, "sexual/minors")
                 try writer.encode(self.violence, "violence")
                 try writer.encode(self.violenceGraphic, "violence/graphic")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }

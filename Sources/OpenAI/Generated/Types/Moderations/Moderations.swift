@@ -17,6 +17,9 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     public var model: CreateModerationRequest.Model?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateModerationRequest`.
     ///
@@ -32,7 +35,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `CreateModerationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -40,16 +43,18 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         self.input = try reader.required(CreateModerationRequest.Input.self, "input")
         self.model = try reader.optional(CreateModerationRequest.Model.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.input, "input")
         try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
@@ -146,6 +151,9 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                 public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURL
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `ImageURL`.
                 ///
@@ -156,7 +164,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                 }
 
                 /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -164,16 +172,18 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                     var reader = try ObjectReader(decoder)
                     try reader.constant("type", is: "image_url", required: true)
                     self.imageURL = try reader.required(CreateModerationRequest.Input.Value.ImageURL.ImageURL.self, "image_url")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode("image_url", "type")
                     try writer.encode(self.imageURL, "image_url")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
 
                 /// Contains either an image URL or a data URL for a base64 encoded image.
@@ -184,6 +194,9 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                     public var url: Swift.String
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                     public private(set) var specDeviations = SpecDeviations()
+                    /// The members of the JSON object that the schema does not declare, in the order received;
+                    /// encoded after the declared ones (one named like a declared member replaces its value).
+                    public var undeclaredMembers = JSONObject()
 
                     /// Creates a new `ImageURL`.
                     ///
@@ -194,22 +207,24 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                     }
 
                     /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
-                    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                     ///
                     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                     ///   naming the coding path of a required member that is missing or of a member that does not fit.
                     public init(from decoder: any Decoder) throws {
                         var reader = try ObjectReader(decoder)
                         self.url = try reader.required(Swift.String.self, "url")
+                        self.undeclaredMembers = reader.undeclaredMembers()
                         self.specDeviations = reader.finish()
                     }
 
-                    /// Encodes this value as its JSON object, constants included.
+                    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                     ///
                     /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
-                        var writer = ObjectWriter(encoder)
+                        var writer = ObjectWriter(encoder, self.specDeviations)
                         try writer.encode(self.url, "url")
+                        try writer.encode(undeclared: self.undeclaredMembers)
                     }
                 }
             }

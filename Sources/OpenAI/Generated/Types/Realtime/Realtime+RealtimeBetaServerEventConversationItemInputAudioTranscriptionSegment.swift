@@ -26,6 +26,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
     public var end: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
     ///
@@ -59,7 +62,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -74,14 +77,15 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         self.speaker = try reader.required(Swift.String.self, "speaker")
         self.start = try reader.required(Swift.Double.self, "start")
         self.end = try reader.required(Swift.Double.self, "end")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.segment", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
@@ -91,6 +95,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         try writer.encode(self.speaker, "speaker")
         try writer.encode(self.start, "start")
         try writer.encode(self.end, "end")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -104,6 +109,9 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatab
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemRetrieved`.
     ///
@@ -119,7 +127,7 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatab
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -128,17 +136,19 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatab
         try reader.constant("type", is: "conversation.item.retrieved", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.retrieved", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -161,6 +171,9 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatab
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemTruncated`.
     ///
@@ -182,7 +195,7 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatab
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemTruncated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -193,19 +206,21 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatab
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.truncated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.audioEndMs, "audio_end_ms")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -221,6 +236,9 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
     public var error: RealtimeBetaServerEventError.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventError`.
     ///
@@ -236,7 +254,7 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `RealtimeBetaServerEventError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -245,17 +263,19 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
         try reader.constant("type", is: "error", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.error = try reader.required(RealtimeBetaServerEventError.ErrorValue.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Details of the error.
@@ -274,6 +294,9 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
         public var eventID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -298,7 +321,7 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -309,19 +332,21 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
             self.message = try reader.required(Swift.String.self, "message")
             self.param = try reader.optional(Swift.String.self, "param")
             self.eventID = try reader.optional(Swift.String.self, "event_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.type, "type")
             try writer.encodeIfPresent(self.code, "code")
             try writer.encode(self.message, "message")
             try writer.encodeIfPresent(self.param, "param")
             try writer.encodeIfPresent(self.eventID, "event_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -335,6 +360,9 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferCleared`.
     ///
@@ -345,7 +373,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -353,16 +381,18 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio_buffer.cleared", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.cleared", "type")
         try writer.encode(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -382,6 +412,9 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatab
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferCommitted`.
     ///
@@ -400,7 +433,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatab
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -410,18 +443,20 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatab
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.committed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -449,6 +484,9 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equ
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
     ///
@@ -467,7 +505,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equ
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -477,18 +515,20 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equ
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.audioStartMs = try reader.required(Swift.Int.self, "audio_start_ms")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.speech_started", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.audioStartMs, "audio_start_ms")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -508,6 +548,9 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Equ
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
     ///
@@ -526,7 +569,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Equ
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -536,18 +579,20 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Equ
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.speech_stopped", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.audioEndMs, "audio_end_ms")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -561,6 +606,9 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Equatable, 
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsCompleted`.
     ///
@@ -576,7 +624,7 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -585,17 +633,19 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Equatable, 
         try reader.constant("type", is: "mcp_list_tools.completed", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools.completed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -609,6 +659,9 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Equatable, Sen
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsFailed`.
     ///
@@ -624,7 +677,7 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -633,17 +686,19 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Equatable, Sen
         try reader.constant("type", is: "mcp_list_tools.failed", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools.failed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -657,6 +712,9 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable,
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsInProgress`.
     ///
@@ -672,7 +730,7 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable,
     }
 
     /// Decodes `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -681,17 +739,19 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable,
         try reader.constant("type", is: "mcp_list_tools.in_progress", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools.in_progress", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -708,6 +768,9 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
     public var rateLimits: [RealtimeBetaServerEventRateLimitsUpdated.RateLimit]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventRateLimitsUpdated`.
     ///
@@ -723,7 +786,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -732,17 +795,19 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
         try reader.constant("type", is: "rate_limits.updated", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.rateLimits = try reader.required([RealtimeBetaServerEventRateLimitsUpdated.RateLimit].self, "rate_limits")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("rate_limits.updated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.rateLimits, "rate_limits")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items`.
@@ -757,6 +822,9 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
         public var resetSeconds: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `RateLimit`.
         ///
@@ -778,7 +846,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
         }
 
         /// Decodes `RateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -788,18 +856,20 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
             self.limit = try reader.optional(Swift.Int.self, "limit")
             self.remaining = try reader.optional(Swift.Int.self, "remaining")
             self.resetSeconds = try reader.optional(Swift.Double.self, "reset_seconds")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.limit, "limit")
             try writer.encodeIfPresent(self.remaining, "remaining")
             try writer.encodeIfPresent(self.resetSeconds, "reset_seconds")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The name of the rate limit (`requests`, `tokens`).
@@ -841,6 +911,9 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sen
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioDelta`.
     ///
@@ -868,7 +941,7 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -881,14 +954,15 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sen
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -896,6 +970,7 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sen
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -916,6 +991,9 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Equatable, Send
     public var contentIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioDone`.
     ///
@@ -940,7 +1018,7 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -952,20 +1030,22 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Equatable, Send
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -987,6 +1067,9 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equa
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDelta`.
     ///
@@ -1014,7 +1097,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equa
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1027,14 +1110,15 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equa
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio_transcript.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -1042,6 +1126,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equa
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1065,6 +1150,9 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Equat
     public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDone`.
     ///
@@ -1092,7 +1180,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Equat
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1105,14 +1193,15 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Equat
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.transcript = try reader.required(Swift.String.self, "transcript")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio_transcript.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -1120,6 +1209,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Equat
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.transcript, "transcript")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1142,6 +1232,9 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
     public var part: RealtimeBetaServerEventResponseContentPartAdded.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseContentPartAdded`.
     ///
@@ -1169,7 +1262,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
     }
 
     /// Decodes `RealtimeBetaServerEventResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1182,14 +1275,15 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.part = try reader.required(RealtimeBetaServerEventResponseContentPartAdded.Part.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.added", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -1197,6 +1291,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The content part that was added.
@@ -1213,6 +1308,9 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Part`.
         ///
@@ -1234,7 +1332,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1244,18 +1342,20 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
             self.text = try reader.optional(Swift.String.self, "text")
             self.audio = try reader.optional(Swift.String.self, "audio")
             self.transcript = try reader.optional(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encodeIfPresent(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The content type ("text", "audio").
@@ -1298,6 +1398,9 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
     public var part: RealtimeBetaServerEventResponseContentPartDone.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseContentPartDone`.
     ///
@@ -1325,7 +1428,7 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
     }
 
     /// Decodes `RealtimeBetaServerEventResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1338,14 +1441,15 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.part = try reader.required(RealtimeBetaServerEventResponseContentPartDone.Part.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -1353,6 +1457,7 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The content part that is done.
@@ -1369,6 +1474,9 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Part`.
         ///
@@ -1390,7 +1498,7 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1400,18 +1508,20 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
             self.text = try reader.optional(Swift.String.self, "text")
             self.audio = try reader.optional(Swift.String.self, "audio")
             self.transcript = try reader.optional(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encodeIfPresent(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The content type ("text", "audio").
@@ -1446,6 +1556,9 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Equatable, Sendab
     public var response: RealtimeBetaResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseCreated`.
     ///
@@ -1461,7 +1574,7 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Equatable, Sendab
     }
 
     /// Decodes `RealtimeBetaServerEventResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1470,16 +1583,18 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Equatable, Sendab
         try reader.constant("type", is: "response.created", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.response = try reader.required(RealtimeBetaResponse.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -16,6 +16,9 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Equatable, Sendable,
     public var response: RealtimeBetaResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseDone`.
     ///
@@ -31,7 +34,7 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Equatable, Sendable,
     }
 
     /// Decodes `RealtimeBetaServerEventResponseDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -40,17 +43,19 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Equatable, Sendable,
         try reader.constant("type", is: "response.done", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.response = try reader.required(RealtimeBetaResponse.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -72,6 +77,9 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
     ///
@@ -99,7 +107,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
     }
 
     /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -112,14 +120,15 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -127,6 +136,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -151,6 +161,9 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
     ///
@@ -181,7 +194,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
     }
 
     /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -195,14 +208,15 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -211,6 +225,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -232,6 +247,9 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
     ///
@@ -259,7 +277,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -272,14 +290,15 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -287,6 +306,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.delta, "delta")
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -306,6 +326,9 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Equa
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
     ///
@@ -330,7 +353,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Equa
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -342,20 +365,22 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Equa
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -371,6 +396,9 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Equatabl
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallCompleted`.
     ///
@@ -389,7 +417,7 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Equatabl
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -399,18 +427,20 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Equatabl
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.completed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -426,6 +456,9 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Equatable, 
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallFailed`.
     ///
@@ -444,7 +477,7 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -454,18 +487,20 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Equatable, 
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.failed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -481,6 +516,9 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Equatab
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallInProgress`.
     ///
@@ -499,7 +537,7 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Equatab
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -509,18 +547,20 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Equatab
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.in_progress", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -538,6 +578,9 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Equatable
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseOutputItemAdded`.
     ///
@@ -559,7 +602,7 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Equatable
     }
 
     /// Decodes `RealtimeBetaServerEventResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -570,19 +613,21 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Equatable
         self.responseID = try reader.required(Swift.String.self, "response_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.added", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -601,6 +646,9 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Equatable,
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseOutputItemDone`.
     ///
@@ -622,7 +670,7 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Equatable,
     }
 
     /// Decodes `RealtimeBetaServerEventResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -633,19 +681,21 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Equatable,
         self.responseID = try reader.required(Swift.String.self, "response_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -667,6 +717,9 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Equatable, Send
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseTextDelta`.
     ///
@@ -694,7 +747,7 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeBetaServerEventResponseTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -707,14 +760,15 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Equatable, Send
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -722,6 +776,7 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Equatable, Send
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -744,6 +799,9 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Senda
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventResponseTextDone`.
     ///
@@ -771,7 +829,7 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Senda
     }
 
     /// Decodes `RealtimeBetaServerEventResponseTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -784,14 +842,15 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Senda
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -799,6 +858,7 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Senda
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -814,6 +874,9 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Equatable, Sendabl
     public var session: RealtimeSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventSessionCreated`.
     ///
@@ -829,7 +892,7 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeBetaServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -838,17 +901,19 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Equatable, Sendabl
         try reader.constant("type", is: "session.created", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeSession.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -863,6 +928,9 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Equatable, Sendabl
     public var session: RealtimeSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventSessionUpdated`.
     ///
@@ -878,7 +946,7 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeBetaServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -887,17 +955,19 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Equatable, Sendabl
         try reader.constant("type", is: "session.updated", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeSession.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.updated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -915,6 +985,9 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Equat
     public var session: RealtimeTranscriptionSessionCreateResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventTranscriptionSessionCreated`.
     ///
@@ -930,7 +1003,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Equat
     }
 
     /// Decodes `RealtimeBetaServerEventTranscriptionSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -939,17 +1012,19 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Equat
         try reader.constant("type", is: "transcription_session.created", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranscriptionSessionCreateResponse.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcription_session.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -968,6 +1043,9 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Equat
     public var session: RealtimeTranscriptionSessionCreateResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventTranscriptionSessionUpdated`.
     ///
@@ -983,7 +1061,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Equat
     }
 
     /// Decodes `RealtimeBetaServerEventTranscriptionSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -992,17 +1070,19 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Equat
         try reader.constant("type", is: "transcription_session.updated", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranscriptionSessionCreateResponse.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcription_session.updated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1020,6 +1100,9 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
     public var session: RealtimeSessionCreateRequestGA?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeCallCreateRequest`.
     ///
@@ -1035,7 +1118,7 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `RealtimeCallCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1043,16 +1126,18 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         self.sdp = try reader.required(Swift.String.self, "sdp")
         self.session = try reader.optional(RealtimeSessionCreateRequestGA.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.sdp, "sdp")
         try writer.encodeIfPresent(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -1071,6 +1156,9 @@ public struct RealtimeCallReferRequest: Codable, Equatable, Sendable, SpecDeviat
     public var targetURI: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeCallReferRequest`.
     ///
@@ -1081,22 +1169,24 @@ public struct RealtimeCallReferRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `RealtimeCallReferRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.targetURI = try reader.required(Swift.String.self, "target_uri")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.targetURI, "target_uri")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1109,6 +1199,9 @@ public struct RealtimeCallRejectRequest: Codable, Equatable, Sendable, SpecDevia
     public var statusCode: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeCallRejectRequest`.
     ///
@@ -1119,22 +1212,24 @@ public struct RealtimeCallRejectRequest: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `RealtimeCallRejectRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.statusCode = try reader.optional(Swift.Int.self, "status_code")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.statusCode, "status_code")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1246,6 +1341,9 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventConversationItemCreate`.
     ///
@@ -1264,7 +1362,7 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeClientEventConversationItemCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1274,18 +1372,20 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.create", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1304,6 +1404,9 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventConversationItemDelete`.
     ///
@@ -1319,7 +1422,7 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeClientEventConversationItemDelete` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1328,17 +1431,19 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
         try reader.constant("type", is: "conversation.item.delete", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.delete", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1357,6 +1462,9 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventConversationItemRetrieve`.
     ///
@@ -1372,7 +1480,7 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeClientEventConversationItemRetrieve` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1381,17 +1489,19 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
         try reader.constant("type", is: "conversation.item.retrieve", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.retrieve", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1424,6 +1534,9 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventConversationItemTruncate`.
     ///
@@ -1445,7 +1558,7 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeClientEventConversationItemTruncate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1456,19 +1569,21 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.truncate", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.audioEndMs, "audio_end_ms")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1497,6 +1612,9 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sen
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventInputAudioBufferAppend`.
     ///
@@ -1512,7 +1630,7 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1521,17 +1639,19 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sen
         try reader.constant("type", is: "input_audio_buffer.append", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.audio = try reader.required(Swift.String.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.append", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1546,6 +1666,9 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventInputAudioBufferClear`.
     ///
@@ -1556,7 +1679,7 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeClientEventInputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1564,16 +1687,18 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio_buffer.clear", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.clear", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1589,6 +1714,9 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sen
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventInputAudioBufferCommit`.
     ///
@@ -1599,7 +1727,7 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeClientEventInputAudioBufferCommit` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1607,16 +1735,18 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sen
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio_buffer.commit", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.commit", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1632,6 +1762,9 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Equatable, Sen
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventOutputAudioBufferClear`.
     ///
@@ -1642,7 +1775,7 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeClientEventOutputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1650,15 +1783,17 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Equatable, Sen
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "output_audio_buffer.clear", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_audio_buffer.clear", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -21,6 +21,9 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
     public var responseID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventResponseCancel`.
     ///
@@ -36,7 +39,7 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `RealtimeClientEventResponseCancel` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -45,17 +48,19 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "response.cancel", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.responseID = try reader.optional(Swift.String.self, "response_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.cancel", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encodeIfPresent(self.responseID, "response_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -95,6 +100,9 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
     public var response: RealtimeResponseCreateParams?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventResponseCreate`.
     ///
@@ -110,7 +118,7 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `RealtimeClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -119,17 +127,19 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "response.create", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.response = try reader.optional(RealtimeResponseCreateParams.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.create", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encodeIfPresent(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -154,6 +164,9 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
     public var session: RealtimeClientEventSessionUpdate.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventSessionUpdate`.
     ///
@@ -169,7 +182,7 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `RealtimeClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -178,17 +191,19 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
         try reader.constant("type", is: "session.update", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeClientEventSessionUpdate.Session.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.update", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Update the Realtime session. Choose either a realtime
@@ -242,6 +257,9 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable,
     public var session: RealtimeTranscriptionSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeClientEventTranscriptionSessionUpdate`.
     ///
@@ -257,7 +275,7 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable,
     }
 
     /// Decodes `RealtimeClientEventTranscriptionSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -266,17 +284,19 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable,
         try reader.constant("type", is: "transcription_session.update", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranscriptionSessionCreateRequest.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcription_session.update", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -376,6 +396,9 @@ public struct RealtimeConversationItemFunctionCall: Codable, Equatable, Sendable
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeConversationItemFunctionCall`.
     ///
@@ -400,7 +423,7 @@ public struct RealtimeConversationItemFunctionCall: Codable, Equatable, Sendable
     }
 
     /// Decodes `RealtimeConversationItemFunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -413,14 +436,15 @@ public struct RealtimeConversationItemFunctionCall: Codable, Equatable, Sendable
         self.callID = try reader.optional(Swift.String.self, "call_id")
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.item", "object")
         try writer.encode("function_call", "type")
         try writer.encodeIfPresent(self.id, "id")
@@ -428,6 +452,7 @@ public struct RealtimeConversationItemFunctionCall: Codable, Equatable, Sendable
         try writer.encodeIfPresent(self.callID, "call_id")
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -445,6 +470,9 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Equatable, Se
     public var output: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeConversationItemFunctionCallOutput`.
     ///
@@ -466,7 +494,7 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeConversationItemFunctionCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -478,20 +506,22 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Equatable, Se
         self.status = try reader.optional(MessageStatus.self, "status")
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.output = try reader.required(Swift.String.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.item", "object")
         try writer.encode("function_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -507,6 +537,9 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
     public var content: [RealtimeConversationItemMessageAssistant.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeConversationItemMessageAssistant`.
     ///
@@ -525,7 +558,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeConversationItemMessageAssistant` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -537,20 +570,22 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
         self.id = try reader.optional(Swift.String.self, "id")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required([RealtimeConversationItemMessageAssistant.ContentItem].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.item", "object")
         try writer.encode("message", "type")
         try writer.encode("assistant", "role")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant/properties/content/items`.
@@ -565,6 +600,9 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ContentItem`.
         ///
@@ -586,7 +624,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -596,18 +634,20 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
             self.text = try reader.optional(Swift.String.self, "text")
             self.audio = try reader.optional(Swift.String.self, "audio")
             self.transcript = try reader.optional(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encodeIfPresent(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
@@ -643,6 +683,9 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
     public var content: [RealtimeConversationItemMessageSystem.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeConversationItemMessageSystem`.
     ///
@@ -661,7 +704,7 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeConversationItemMessageSystem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -673,20 +716,22 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
         self.id = try reader.optional(Swift.String.self, "id")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required([RealtimeConversationItemMessageSystem.ContentItem].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.item", "object")
         try writer.encode("message", "type")
         try writer.encode("system", "role")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem/properties/content/items`.
@@ -695,6 +740,9 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ContentItem`.
         ///
@@ -705,7 +753,7 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -713,16 +761,18 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "input_text", required: false)
             self.text = try reader.optional(Swift.String.self, "text")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("input_text", "type")
             try writer.encodeIfPresent(self.text, "text")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -739,6 +789,9 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
     public var content: [RealtimeConversationItemMessageUser.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeConversationItemMessageUser`.
     ///
@@ -757,7 +810,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
     }
 
     /// Decodes `RealtimeConversationItemMessageUser` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -769,20 +822,22 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         self.id = try reader.optional(Swift.String.self, "id")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required([RealtimeConversationItemMessageUser.ContentItem].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.item", "object")
         try writer.encode("message", "type")
         try writer.encode("user", "role")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/content/items`.
@@ -803,6 +858,9 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ContentItem`.
         ///
@@ -830,7 +888,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -842,20 +900,22 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
             self.imageURL = try reader.optional(Swift.String.self, "image_url")
             self.detail = try reader.optional(FileInputDetail.self, "detail")
             self.transcript = try reader.optional(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encodeIfPresent(self.imageURL, "image_url")
             try writer.encodeIfPresent(self.detail, "detail")
             try writer.encodeIfPresent(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The content type (`input_text`, `input_audio`, or `input_image`).
@@ -921,6 +981,9 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeConversationItemWithReference`.
     ///
@@ -957,7 +1020,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeConversationItemWithReference` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -973,14 +1036,15 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         self.name = try reader.optional(Swift.String.self, "name")
         self.arguments = try reader.optional(Swift.String.self, "arguments")
         self.output = try reader.optional(Swift.String.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.item", "object")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.type, "type")
@@ -991,6 +1055,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.arguments, "arguments")
         try writer.encodeIfPresent(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of the item (`message`, `function_call`, `function_call_output`, `item_reference`).
@@ -1054,6 +1119,9 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ContentItem`.
         ///
@@ -1078,7 +1146,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1089,19 +1157,21 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
             self.id = try reader.optional(Swift.String.self, "id")
             self.audio = try reader.optional(Swift.String.self, "audio")
             self.transcript = try reader.optional(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encodeIfPresent(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The content type (`input_text`, `input_audio`, `item_reference`, `text`).
@@ -1147,6 +1217,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
     public var session: RealtimeCreateClientSecretRequest.Session?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeCreateClientSecretRequest`.
     ///
@@ -1162,7 +1235,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `RealtimeCreateClientSecretRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1170,16 +1243,18 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
         var reader = try ObjectReader(decoder)
         self.expiresAfter = try reader.optional(RealtimeCreateClientSecretRequest.ExpiresAfter.self, "expires_after")
         self.session = try reader.optional(RealtimeCreateClientSecretRequest.Session.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
         try writer.encodeIfPresent(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for the client secret expiration. Expiration refers to the time after which
@@ -1195,6 +1270,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
         public var seconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -1205,7 +1283,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1213,16 +1291,18 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
             var reader = try ObjectReader(decoder)
             try reader.constant("anchor", is: "created_at", required: false)
             self.seconds = try reader.optional(Swift.Int.self, "seconds")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("created_at", "anchor")
             try writer.encodeIfPresent(self.seconds, "seconds")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -1281,6 +1361,9 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
     public var session: RealtimeCreateClientSecretResponse.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeCreateClientSecretResponse`.
     ///
@@ -1299,7 +1382,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `RealtimeCreateClientSecretResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1308,17 +1391,19 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
         self.value = try reader.required(Swift.String.self, "value")
         self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
         self.session = try reader.required(RealtimeCreateClientSecretResponse.Session.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.value, "value")
         try writer.encode(self.expiresAt, "expires_at")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -1330,6 +1415,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
                 ("expiresAt", self.expiresAt as Any),
                 ("session", self.session as Any),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 
@@ -1384,9 +1470,12 @@ public struct RealtimeFunctionTool: Codable, Equatable, Sendable, SpecDeviationR
     /// (if anything).
     public var description: Swift.String?
     /// Parameters of the function in JSON Schema.
-    public var parameters: [Swift.String: JSONValue]?
+    public var parameters: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeFunctionTool`.
     ///
@@ -1397,7 +1486,7 @@ public struct RealtimeFunctionTool: Codable, Equatable, Sendable, SpecDeviationR
     public init(
         name: Swift.String? = nil,
         description: Swift.String? = nil,
-        parameters: [Swift.String: JSONValue]? = nil
+        parameters: JSONObject? = nil
     ) {
         self.name = name
         self.description = description
@@ -1405,7 +1494,7 @@ public struct RealtimeFunctionTool: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `RealtimeFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1414,19 +1503,21 @@ public struct RealtimeFunctionTool: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("type", is: "function", required: false)
         self.name = try reader.optional(Swift.String.self, "name")
         self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional([Swift.String: JSONValue].self, "parameters")
+        self.parameters = try reader.optional(JSONObject.self, "parameters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1444,6 +1535,9 @@ public struct RealtimeMCPApprovalRequest: Codable, Equatable, Sendable, SpecDevi
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeMCPApprovalRequest`.
     ///
@@ -1465,7 +1559,7 @@ public struct RealtimeMCPApprovalRequest: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `RealtimeMCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1476,19 +1570,21 @@ public struct RealtimeMCPApprovalRequest: Codable, Equatable, Sendable, SpecDevi
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_request", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1506,6 +1602,9 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeMCPApprovalResponse`.
     ///
@@ -1527,7 +1626,7 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `RealtimeMCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1538,19 +1637,21 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
         self.approvalRequestID = try reader.required(Swift.String.self, "approval_request_id")
         self.approve = try reader.required(Swift.Bool.self, "approve")
         self.reason = try reader.optional(Swift.String.self, "reason")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_response", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.approvalRequestID, "approval_request_id")
         try writer.encode(self.approve, "approve")
         try writer.encodeIfPresent(self.reason, "reason")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1562,6 +1663,9 @@ public struct RealtimeMCPHTTPError: Codable, Equatable, Sendable, SpecDeviationR
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeMCPHTTPError`.
     public init(
@@ -1573,7 +1677,7 @@ public struct RealtimeMCPHTTPError: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `RealtimeMCPHTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1582,17 +1686,19 @@ public struct RealtimeMCPHTTPError: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("type", is: "http_error", required: true)
         self.code = try reader.required(Swift.Int.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("http_error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1604,6 +1710,9 @@ public struct RealtimeMCPProtocolError: Codable, Equatable, Sendable, SpecDeviat
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeMCPProtocolError`.
     public init(
@@ -1615,7 +1724,7 @@ public struct RealtimeMCPProtocolError: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `RealtimeMCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1624,17 +1733,19 @@ public struct RealtimeMCPProtocolError: Codable, Equatable, Sendable, SpecDeviat
         try reader.constant("type", is: "protocol_error", required: true)
         self.code = try reader.required(Swift.Int.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("protocol_error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1658,6 +1769,9 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
     public var error: RealtimeMCPToolCall.ErrorValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeMCPToolCall`.
     ///
@@ -1688,7 +1802,7 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `RealtimeMCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1702,14 +1816,15 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
         self.approvalRequestID = try reader.optional(Swift.String.self, "approval_request_id")
         self.output = try reader.optional(Swift.String.self, "output")
         self.error = try reader.optional(RealtimeMCPToolCall.ErrorValue.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
@@ -1718,6 +1833,7 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.approvalRequestID, "approval_request_id")
         try writer.encodeIfPresent(self.output, "output")
         try writer.encodeIfPresent(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The error from the tool call, if any.
@@ -1772,6 +1888,9 @@ public struct RealtimeMCPToolExecutionError: Codable, Equatable, Sendable, SpecD
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeMCPToolExecutionError`.
     public init(message: Swift.String) {
@@ -1779,7 +1898,7 @@ public struct RealtimeMCPToolExecutionError: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `RealtimeMCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1787,16 +1906,18 @@ public struct RealtimeMCPToolExecutionError: Codable, Equatable, Sendable, SpecD
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "tool_execution_error", required: true)
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_execution_error", "type")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1811,6 +1932,9 @@ public struct RealtimeReasoning: Codable, Equatable, Sendable, SpecDeviationRepo
     public var effort: RealtimeReasoningEffort?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeReasoning`.
     ///
@@ -1821,22 +1945,24 @@ public struct RealtimeReasoning: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `RealtimeReasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.effort = try reader.optional(RealtimeReasoningEffort.self, "effort")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.effort, "effort")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1912,6 +2038,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     public var maxOutputTokens: RealtimeResponse.MaxOutputTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeResponse`.
     ///
@@ -1951,7 +2080,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `RealtimeResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1968,14 +2097,15 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         self.conversationID = try reader.optional(Swift.String.self, "conversation_id")
         self.outputModalities = try reader.optional([RealtimeResponse.OutputModality].self, "output_modalities")
         self.maxOutputTokens = try reader.optional(RealtimeResponse.MaxOutputTokens.self, "max_output_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.response", "object")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.status, "status")
@@ -1987,6 +2117,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.conversationID, "conversation_id")
         try writer.encodeIfPresent(self.outputModalities, "output_modalities")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
@@ -2033,6 +2164,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         public var error: RealtimeResponse.StatusDetails.ErrorValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `StatusDetails`.
         ///
@@ -2051,7 +2185,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         }
 
         /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2060,17 +2194,19 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             self.type = try reader.optional(RealtimeResponse.StatusDetails.TypeValue.self, "type")
             self.reason = try reader.optional(RealtimeResponse.StatusDetails.Reason.self, "reason")
             self.error = try reader.optional(RealtimeResponse.StatusDetails.ErrorValue.self, "error")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.reason, "reason")
             try writer.encodeIfPresent(self.error, "error")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The type of error that caused the response to fail, corresponding
@@ -2136,6 +2272,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             public var code: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `ErrorValue`.
             ///
@@ -2151,7 +2290,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             }
 
             /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2159,16 +2298,18 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                 var reader = try ObjectReader(decoder)
                 self.type = try reader.optional(Swift.String.self, "type")
                 self.code = try reader.optional(Swift.String.self, "code")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.type, "type")
                 try writer.encodeIfPresent(self.code, "code")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2180,6 +2321,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         public var output: RealtimeResponse.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(output: RealtimeResponse.Audio.Output? = nil) {
@@ -2187,22 +2331,24 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.output = try reader.optional(RealtimeResponse.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio/properties/output`.
@@ -2219,6 +2365,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             public var voice: VoiceIDsShared?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             ///
@@ -2234,7 +2383,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2242,16 +2391,18 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                 var reader = try ObjectReader(decoder)
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.voice = try reader.optional(VoiceIDsShared.self, "voice")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.voice, "voice")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2278,6 +2429,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         public var outputTokenDetails: RealtimeResponse.Usage.OutputTokenDetails?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Usage`.
         ///
@@ -2302,7 +2456,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2313,19 +2467,21 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             self.outputTokens = try reader.optional(Swift.Int.self, "output_tokens")
             self.inputTokenDetails = try reader.optional(RealtimeResponse.Usage.InputTokenDetails.self, "input_token_details")
             self.outputTokenDetails = try reader.optional(RealtimeResponse.Usage.OutputTokenDetails.self, "output_token_details")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.totalTokens, "total_tokens")
             try writer.encodeIfPresent(self.inputTokens, "input_tokens")
             try writer.encodeIfPresent(self.outputTokens, "output_tokens")
             try writer.encodeIfPresent(self.inputTokenDetails, "input_token_details")
             try writer.encodeIfPresent(self.outputTokenDetails, "output_token_details")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
@@ -2344,6 +2500,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             public var cachedTokensDetails: RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `InputTokenDetails`.
             ///
@@ -2368,7 +2527,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             }
 
             /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2379,19 +2538,21 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                 self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
                 self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
                 self.cachedTokensDetails = try reader.optional(RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails.self, "cached_tokens_details")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.cachedTokens, "cached_tokens")
                 try writer.encodeIfPresent(self.textTokens, "text_tokens")
                 try writer.encodeIfPresent(self.imageTokens, "image_tokens")
                 try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
                 try writer.encodeIfPresent(self.cachedTokensDetails, "cached_tokens_details")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Details about the cached tokens used as input for the Response.
@@ -2406,6 +2567,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                 public var audioTokens: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `CachedTokensDetails`.
                 ///
@@ -2424,7 +2588,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                 }
 
                 /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2433,17 +2597,19 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                     self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
                     self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
                     self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.textTokens, "text_tokens")
                     try writer.encodeIfPresent(self.imageTokens, "image_tokens")
                     try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -2458,6 +2624,9 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             public var audioTokens: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `OutputTokenDetails`.
             ///
@@ -2473,7 +2642,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
             }
 
             /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2481,16 +2650,18 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
                 var reader = try ObjectReader(decoder)
                 self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
                 self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.textTokens, "text_tokens")
                 try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2609,6 +2780,9 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     public var input: [RealtimeConversationItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeResponseCreateParams`.
     ///
@@ -2654,7 +2828,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `RealtimeResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2672,14 +2846,15 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.prompt = try reader.optional(Prompt.self, "prompt")
         self.input = try reader.optional([RealtimeConversationItem].self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.outputModalities, "output_modalities")
         try writer.encodeIfPresent(self.instructions, "instructions")
         try writer.encodeIfPresent(self.audio, "audio")
@@ -2692,6 +2867,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.prompt, "prompt")
         try writer.encodeIfPresent(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2718,6 +2894,9 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
         public var output: RealtimeResponseCreateParams.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(output: RealtimeResponseCreateParams.Audio.Output? = nil) {
@@ -2725,22 +2904,24 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.output = try reader.optional(RealtimeResponseCreateParams.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio/properties/output`.
@@ -2758,6 +2939,9 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
             public var voice: VoiceIDsOrCustomVoice?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             ///
@@ -2773,7 +2957,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2781,16 +2965,18 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
                 var reader = try ObjectReader(decoder)
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, "voice")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.voice, "voice")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -3217,6 +3403,9 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
     public var conversation: RealtimeServerEventConversationCreated.Conversation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationCreated`.
     ///
@@ -3232,7 +3421,7 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
     }
 
     /// Decodes `RealtimeServerEventConversationCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3241,17 +3430,19 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
         try reader.constant("type", is: "conversation.created", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.conversation = try reader.required(RealtimeServerEventConversationCreated.Conversation.self, "conversation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.conversation, "conversation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The conversation resource.
@@ -3264,6 +3455,9 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
         public var object: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Conversation`.
         ///
@@ -3279,7 +3473,7 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
         }
 
         /// Decodes `Conversation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3287,16 +3481,18 @@ public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendab
             var reader = try ObjectReader(decoder)
             self.id = try reader.optional(Swift.String.self, "id")
             self.object = try reader.optional(Swift.String.self, "object")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.object, "object")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3319,6 +3515,9 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Send
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemAdded`.
     ///
@@ -3337,7 +3536,7 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeServerEventConversationItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3347,18 +3546,20 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Send
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.added", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3384,6 +3585,9 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Equatable, Se
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemCreated`.
     ///
@@ -3402,7 +3606,7 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3412,18 +3616,20 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Equatable, Se
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3439,6 +3645,9 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Equatable, Se
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemDeleted`.
     ///
@@ -3454,7 +3663,7 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3463,17 +3672,19 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Equatable, Se
         try reader.constant("type", is: "conversation.item.deleted", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.deleted", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3492,6 +3703,9 @@ public struct RealtimeServerEventConversationItemDone: Codable, Equatable, Senda
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemDone`.
     ///
@@ -3510,7 +3724,7 @@ public struct RealtimeServerEventConversationItemDone: Codable, Equatable, Senda
     }
 
     /// Decodes `RealtimeServerEventConversationItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3520,18 +3734,20 @@ public struct RealtimeServerEventConversationItemDone: Codable, Equatable, Senda
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3551,6 +3767,9 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     public var logprobs: [LogProbProperties]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionDelta`.
     ///
@@ -3575,7 +3794,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3587,19 +3806,21 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
         self.contentIndex = try reader.optional(Swift.Int.self, "content_index")
         self.delta = try reader.optional(Swift.String.self, "delta")
         self.logprobs = try reader.optional([LogProbProperties].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encodeIfPresent(self.contentIndex, "content_index")
         try writer.encodeIfPresent(self.delta, "delta")
         try writer.encodeIfPresent(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -20,6 +20,9 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
     public var error: RealtimeServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionFailed`.
     ///
@@ -41,7 +44,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -52,19 +55,21 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.error = try reader.required(RealtimeServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.failed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Details of the transcription error.
@@ -81,6 +86,9 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         public var param: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -102,7 +110,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -112,18 +120,20 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
             self.code = try reader.optional(Swift.String.self, "code")
             self.message = try reader.optional(Swift.String.self, "message")
             self.param = try reader.optional(Swift.String.self, "param")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.code, "code")
             try writer.encodeIfPresent(self.message, "message")
             try writer.encodeIfPresent(self.param, "param")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -150,6 +160,9 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
     public var end: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionSegment`.
     ///
@@ -183,7 +196,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -198,14 +211,15 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
         self.speaker = try reader.required(Swift.String.self, "speaker")
         self.start = try reader.required(Swift.Double.self, "start")
         self.end = try reader.required(Swift.Double.self, "end")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.segment", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
@@ -215,6 +229,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
         try writer.encode(self.speaker, "speaker")
         try writer.encode(self.start, "start")
         try writer.encode(self.end, "end")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -228,6 +243,9 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Equatable, 
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemRetrieved`.
     ///
@@ -243,7 +261,7 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeServerEventConversationItemRetrieved` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -252,17 +270,19 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Equatable, 
         try reader.constant("type", is: "conversation.item.retrieved", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.retrieved", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -285,6 +305,9 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Equatable, 
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventConversationItemTruncated`.
     ///
@@ -306,7 +329,7 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeServerEventConversationItemTruncated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -317,19 +340,21 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Equatable, 
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.truncated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.audioEndMs, "audio_end_ms")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -345,6 +370,9 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
     public var error: RealtimeServerEventError.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventError`.
     ///
@@ -360,7 +388,7 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `RealtimeServerEventError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -369,17 +397,19 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
         try reader.constant("type", is: "error", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.error = try reader.required(RealtimeServerEventError.ErrorValue.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Details of the error.
@@ -398,6 +428,9 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
         public var eventID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -422,7 +455,7 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -433,19 +466,21 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
             self.message = try reader.required(Swift.String.self, "message")
             self.param = try reader.optional(Swift.String.self, "param")
             self.eventID = try reader.optional(Swift.String.self, "event_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.type, "type")
             try writer.encodeIfPresent(self.code, "code")
             try writer.encode(self.message, "message")
             try writer.encodeIfPresent(self.param, "param")
             try writer.encodeIfPresent(self.eventID, "event_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -459,6 +494,9 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Se
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferCleared`.
     ///
@@ -469,7 +507,7 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -477,16 +515,18 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Se
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio_buffer.cleared", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.cleared", "type")
         try writer.encode(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -506,6 +546,9 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, 
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferCommitted`.
     ///
@@ -524,7 +567,7 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferCommitted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -534,18 +577,20 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, 
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.committed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -562,6 +607,9 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Equ
     public var receivedAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferDtmfEventReceived`.
     ///
@@ -577,7 +625,7 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Equ
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferDtmfEventReceived` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -586,17 +634,19 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Equ
         try reader.constant("type", is: "input_audio_buffer.dtmf_event_received", required: true)
         self.event = try reader.required(Swift.String.self, "event")
         self.receivedAt = try reader.required(Swift.Int.self, "received_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.dtmf_event_received", "type")
         try writer.encode(self.event, "event")
         try writer.encode(self.receivedAt, "received_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -624,6 +674,9 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Equatab
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferSpeechStarted`.
     ///
@@ -642,7 +695,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Equatab
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferSpeechStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -652,18 +705,20 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Equatab
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.audioStartMs = try reader.required(Swift.Int.self, "audio_start_ms")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.speech_started", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.audioStartMs, "audio_start_ms")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -683,6 +738,9 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Equatab
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferSpeechStopped`.
     ///
@@ -701,7 +759,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Equatab
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferSpeechStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -711,18 +769,20 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Equatab
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.speech_stopped", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.audioEndMs, "audio_end_ms")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -752,6 +812,9 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Equa
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferTimeoutTriggered`.
     ///
@@ -773,7 +836,7 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Equa
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferTimeoutTriggered` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -784,19 +847,21 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Equa
         self.audioStartMs = try reader.required(Swift.Int.self, "audio_start_ms")
         self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.timeout_triggered", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.audioStartMs, "audio_start_ms")
         try writer.encode(self.audioEndMs, "audio_end_ms")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -810,6 +875,9 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Equatable, Send
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventMCPListToolsCompleted`.
     ///
@@ -825,7 +893,7 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeServerEventMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -834,17 +902,19 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Equatable, Send
         try reader.constant("type", is: "mcp_list_tools.completed", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools.completed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -858,6 +928,9 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Equatable, Sendabl
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventMCPListToolsFailed`.
     ///
@@ -873,7 +946,7 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeServerEventMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -882,17 +955,19 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Equatable, Sendabl
         try reader.constant("type", is: "mcp_list_tools.failed", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools.failed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -906,6 +981,9 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Equatable, Sen
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventMCPListToolsInProgress`.
     ///
@@ -921,7 +999,7 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeServerEventMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -930,17 +1008,19 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Equatable, Sen
         try reader.constant("type", is: "mcp_list_tools.in_progress", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools.in_progress", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -958,6 +1038,9 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Equatable, S
     public var responseID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferCleared`.
     ///
@@ -973,7 +1056,7 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeServerEventOutputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -982,17 +1065,19 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Equatable, S
         try reader.constant("type", is: "output_audio_buffer.cleared", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.responseID = try reader.required(Swift.String.self, "response_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_audio_buffer.cleared", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1009,6 +1094,9 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Equatable, S
     public var responseID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferStarted`.
     ///
@@ -1024,7 +1112,7 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeServerEventOutputAudioBufferStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1033,17 +1121,19 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Equatable, S
         try reader.constant("type", is: "output_audio_buffer.started", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.responseID = try reader.required(Swift.String.self, "response_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_audio_buffer.started", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1060,6 +1150,9 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Equatable, S
     public var responseID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferStopped`.
     ///
@@ -1075,7 +1168,7 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeServerEventOutputAudioBufferStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1084,17 +1177,19 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Equatable, S
         try reader.constant("type", is: "output_audio_buffer.stopped", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.responseID = try reader.required(Swift.String.self, "response_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_audio_buffer.stopped", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1111,6 +1206,9 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
     public var rateLimits: [RealtimeServerEventRateLimitsUpdated.RateLimit]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventRateLimitsUpdated`.
     ///
@@ -1126,7 +1224,7 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
     }
 
     /// Decodes `RealtimeServerEventRateLimitsUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1135,17 +1233,19 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
         try reader.constant("type", is: "rate_limits.updated", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.rateLimits = try reader.required([RealtimeServerEventRateLimitsUpdated.RateLimit].self, "rate_limits")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("rate_limits.updated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.rateLimits, "rate_limits")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventRateLimitsUpdated/properties/rate_limits/items`.
@@ -1160,6 +1260,9 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
         public var resetSeconds: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `RateLimit`.
         ///
@@ -1181,7 +1284,7 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
         }
 
         /// Decodes `RateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1191,18 +1294,20 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
             self.limit = try reader.optional(Swift.Int.self, "limit")
             self.remaining = try reader.optional(Swift.Int.self, "remaining")
             self.resetSeconds = try reader.optional(Swift.Double.self, "reset_seconds")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.limit, "limit")
             try writer.encodeIfPresent(self.remaining, "remaining")
             try writer.encodeIfPresent(self.resetSeconds, "reset_seconds")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The name of the rate limit (`requests`, `tokens`).
@@ -1244,6 +1349,9 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, Equatable, Sendabl
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseAudioDelta`.
     ///
@@ -1271,7 +1379,7 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1284,14 +1392,15 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, Equatable, Sendabl
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -1299,5 +1408,6 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, Equatable, Sendabl
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -21,6 +21,9 @@ public struct RealtimeServerEventResponseAudioDone: Codable, Equatable, Sendable
     public var contentIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseAudioDone`.
     ///
@@ -45,7 +48,7 @@ public struct RealtimeServerEventResponseAudioDone: Codable, Equatable, Sendable
     }
 
     /// Decodes `RealtimeServerEventResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -57,20 +60,22 @@ public struct RealtimeServerEventResponseAudioDone: Codable, Equatable, Sendable
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -92,6 +97,9 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatabl
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseAudioTranscriptDelta`.
     ///
@@ -119,7 +127,7 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatabl
     }
 
     /// Decodes `RealtimeServerEventResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -132,14 +140,15 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatabl
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio_transcript.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -147,6 +156,7 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatabl
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -170,6 +180,9 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Equatable
     public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseAudioTranscriptDone`.
     ///
@@ -197,7 +210,7 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Equatable
     }
 
     /// Decodes `RealtimeServerEventResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -210,14 +223,15 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Equatable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.transcript = try reader.required(Swift.String.self, "transcript")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_audio_transcript.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -225,6 +239,7 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Equatable
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.transcript, "transcript")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -247,6 +262,9 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
     public var part: RealtimeServerEventResponseContentPartAdded.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseContentPartAdded`.
     ///
@@ -274,7 +292,7 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeServerEventResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -287,14 +305,15 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.part = try reader.required(RealtimeServerEventResponseContentPartAdded.Part.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.added", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -302,6 +321,7 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The content part that was added.
@@ -318,6 +338,9 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Part`.
         ///
@@ -339,7 +362,7 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -349,18 +372,20 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
             self.text = try reader.optional(Swift.String.self, "text")
             self.audio = try reader.optional(Swift.String.self, "audio")
             self.transcript = try reader.optional(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encodeIfPresent(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The content type ("text", "audio").
@@ -403,6 +428,9 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
     public var part: RealtimeServerEventResponseContentPartDone.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseContentPartDone`.
     ///
@@ -430,7 +458,7 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeServerEventResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -443,14 +471,15 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.part = try reader.required(RealtimeServerEventResponseContentPartDone.Part.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -458,6 +487,7 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The content part that is done.
@@ -474,6 +504,9 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Part`.
         ///
@@ -495,7 +528,7 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -505,18 +538,20 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
             self.text = try reader.optional(Swift.String.self, "text")
             self.audio = try reader.optional(Swift.String.self, "audio")
             self.transcript = try reader.optional(Swift.String.self, "transcript")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.audio, "audio")
             try writer.encodeIfPresent(self.transcript, "transcript")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The content type ("text", "audio").
@@ -551,6 +586,9 @@ public struct RealtimeServerEventResponseCreated: Codable, Equatable, Sendable, 
     public var response: RealtimeResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseCreated`.
     ///
@@ -566,7 +604,7 @@ public struct RealtimeServerEventResponseCreated: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `RealtimeServerEventResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -575,17 +613,19 @@ public struct RealtimeServerEventResponseCreated: Codable, Equatable, Sendable, 
         try reader.constant("type", is: "response.created", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.response = try reader.required(RealtimeResponse.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -607,6 +647,9 @@ public struct RealtimeServerEventResponseDone: Codable, Equatable, Sendable, Spe
     public var response: RealtimeResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseDone`.
     ///
@@ -622,7 +665,7 @@ public struct RealtimeServerEventResponseDone: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `RealtimeServerEventResponseDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -631,17 +674,19 @@ public struct RealtimeServerEventResponseDone: Codable, Equatable, Sendable, Spe
         try reader.constant("type", is: "response.done", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.response = try reader.required(RealtimeResponse.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -663,6 +708,9 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Eq
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDelta`.
     ///
@@ -690,7 +738,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Eq
     }
 
     /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -703,14 +751,15 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Eq
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -718,6 +767,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Eq
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -742,6 +792,9 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Equ
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDone`.
     ///
@@ -772,7 +825,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Equ
     }
 
     /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -786,14 +839,15 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Equ
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -802,6 +856,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Equ
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -823,6 +878,9 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDelta`.
     ///
@@ -850,7 +908,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -863,14 +921,15 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -878,6 +937,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.delta, "delta")
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -897,6 +957,9 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Equatabl
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDone`.
     ///
@@ -921,7 +984,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Equatabl
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -933,20 +996,22 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Equatabl
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -962,6 +1027,9 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Equatable, S
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallCompleted`.
     ///
@@ -980,7 +1048,7 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -990,18 +1058,20 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Equatable, S
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.completed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1017,6 +1087,9 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Equatable, Send
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallFailed`.
     ///
@@ -1035,7 +1108,7 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Equatable, Send
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1045,18 +1118,20 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Equatable, Send
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.failed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1072,6 +1147,9 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Equatable, 
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallInProgress`.
     ///
@@ -1090,7 +1168,7 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1100,18 +1178,20 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Equatable, 
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.in_progress", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1129,6 +1209,9 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Equatable, Se
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseOutputItemAdded`.
     ///
@@ -1150,7 +1233,7 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeServerEventResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1161,19 +1244,21 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Equatable, Se
         self.responseID = try reader.required(Swift.String.self, "response_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.added", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1192,6 +1277,9 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Equatable, Sen
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseOutputItemDone`.
     ///
@@ -1213,7 +1301,7 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeServerEventResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1224,19 +1312,21 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Equatable, Sen
         self.responseID = try reader.required(Swift.String.self, "response_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1258,6 +1348,9 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Equatable, Sendable
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseTextDelta`.
     ///
@@ -1285,7 +1378,7 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Equatable, Sendable
     }
 
     /// Decodes `RealtimeServerEventResponseTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1298,14 +1391,15 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Equatable, Sendable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -1313,6 +1407,7 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Equatable, Sendable
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1335,6 +1430,9 @@ public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable,
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventResponseTextDone`.
     ///
@@ -1362,7 +1460,7 @@ public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable,
     }
 
     /// Decodes `RealtimeServerEventResponseTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1375,14 +1473,15 @@ public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable,
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.done", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.responseID, "response_id")
@@ -1390,6 +1489,7 @@ public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable,
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1405,6 +1505,9 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
     public var session: RealtimeServerEventSessionCreated.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventSessionCreated`.
     ///
@@ -1420,7 +1523,7 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `RealtimeServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1429,17 +1532,19 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "session.created", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeServerEventSessionCreated.Session.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The session configuration.
@@ -1493,6 +1598,9 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
     public var session: RealtimeServerEventSessionUpdated.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventSessionUpdated`.
     ///
@@ -1508,7 +1616,7 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `RealtimeServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1517,17 +1625,19 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "session.updated", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeServerEventSessionUpdated.Session.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.updated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The session configuration.
@@ -1585,6 +1695,9 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Equatable
     public var session: RealtimeTranscriptionSessionCreateResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeServerEventTranscriptionSessionUpdated`.
     ///
@@ -1600,7 +1713,7 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Equatable
     }
 
     /// Decodes `RealtimeServerEventTranscriptionSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1609,17 +1722,19 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Equatable
         try reader.constant("type", is: "transcription_session.updated", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranscriptionSessionCreateResponse.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcription_session.updated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1719,6 +1834,9 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeSession`.
     ///
@@ -1785,7 +1903,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `RealtimeSession` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1811,14 +1929,15 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
         self.prompt = try reader.optional(Prompt.self, "prompt")
         self.include = try reader.optional([Swift.String].self, "include")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.session", "object")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.modalities, "modalities")
@@ -1839,6 +1958,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.expiresAt, "expires_at")
         try writer.encodeIfPresent(self.prompt, "prompt")
         try writer.encodeIfPresent(self.include, "include")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1976,6 +2096,9 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         public var type: NoiseReductionType?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputAudioNoiseReduction`.
         ///
@@ -1986,22 +2109,24 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         }
 
         /// Decodes `InputAudioNoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.type = try reader.optional(NoiseReductionType.self, "type")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -2063,9 +2188,12 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
             public var groupID: Swift.String?
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the traces dashboard.
-            public var metadata: [Swift.String: JSONValue]?
+            public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -2076,7 +2204,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
+                metadata: JSONObject? = nil
             ) {
                 self.workflowName = workflowName
                 self.groupID = groupID
@@ -2084,7 +2212,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2092,18 +2220,20 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
                 var reader = try ObjectReader(decoder)
                 self.workflowName = try reader.optional(Swift.String.self, "workflow_name")
                 self.groupID = try reader.optional(Swift.String.self, "group_id")
-                self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+                self.metadata = try reader.optional(JSONObject.self, "metadata")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.workflowName, "workflow_name")
                 try writer.encodeIfPresent(self.groupID, "group_id")
                 try writer.encodeIfPresent(self.metadata, "metadata")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2212,6 +2342,9 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeSessionCreateResponseGA`.
     ///
@@ -2263,7 +2396,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `RealtimeSessionCreateResponseGA` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2285,14 +2418,15 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
         self.maxOutputTokens = try reader.optional(RealtimeSessionCreateResponseGA.MaxOutputTokens.self, "max_output_tokens")
         self.truncation = try reader.optional(RealtimeTruncation.self, "truncation")
         self.prompt = try reader.optional(Prompt.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime", "type")
         try writer.encode("realtime.session", "object")
         try writer.encode(self.id, "id")
@@ -2309,6 +2443,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
         try writer.encodeIfPresent(self.truncation, "truncation")
         try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2406,6 +2541,9 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
         public var output: RealtimeSessionCreateResponseGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(
@@ -2417,7 +2555,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2425,16 +2563,18 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeSessionCreateResponseGA.Audio.Input.self, "input")
             self.output = try reader.optional(RealtimeSessionCreateResponseGA.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input`.
@@ -2458,6 +2598,9 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -2479,7 +2622,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2489,18 +2632,20 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 self.transcription = try reader.optional(AudioTranscriptionResponse.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeSessionCreateResponseGA.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeTurnDetection.self, "turn_detection")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
                 try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -2513,6 +2658,9 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -2523,22 +2671,24 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.optional(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -2565,6 +2715,9 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             ///
@@ -2583,7 +2736,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2592,17 +2745,19 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.voice = try reader.optional(VoiceIDsShared.self, "voice")
                 self.speed = try reader.optional(Swift.Double.self, "speed")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.voice, "voice")
                 try writer.encodeIfPresent(self.speed, "speed")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2665,9 +2820,12 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             public var groupID: Swift.String?
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the Traces Dashboard.
-            public var metadata: [Swift.String: JSONValue]?
+            public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -2678,7 +2836,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
+                metadata: JSONObject? = nil
             ) {
                 self.workflowName = workflowName
                 self.groupID = groupID
@@ -2686,7 +2844,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2694,18 +2852,20 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 var reader = try ObjectReader(decoder)
                 self.workflowName = try reader.optional(Swift.String.self, "workflow_name")
                 self.groupID = try reader.optional(Swift.String.self, "group_id")
-                self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+                self.metadata = try reader.optional(JSONObject.self, "metadata")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.workflowName, "workflow_name")
                 try writer.encodeIfPresent(self.groupID, "group_id")
                 try writer.encodeIfPresent(self.metadata, "metadata")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2863,6 +3023,9 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateRequest`.
     ///
@@ -2887,7 +3050,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2898,19 +3061,21 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         self.inputAudioFormat = try reader.optional(RealtimeTranscriptionSessionCreateRequest.InputAudioFormat.self, "input_audio_format")
         self.inputAudioTranscription = try reader.optional(AudioTranscription.self, "input_audio_transcription")
         self.include = try reader.optional([Swift.String].self, "include")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.turnDetection, "turn_detection")
         try writer.encodeIfPresent(self.inputAudioNoiseReduction, "input_audio_noise_reduction")
         try writer.encodeIfPresent(self.inputAudioFormat, "input_audio_format")
         try writer.encodeIfPresent(self.inputAudioTranscription, "input_audio_transcription")
         try writer.encodeIfPresent(self.include, "include")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
@@ -2930,6 +3095,9 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `TurnDetection`.
         ///
@@ -2948,7 +3116,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2958,18 +3126,20 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
             self.threshold = try reader.optional(Swift.Double.self, "threshold")
             self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
             self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("server_vad", "type")
             try writer.encodeIfPresent(self.threshold, "threshold")
             try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
             try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -2983,6 +3153,9 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         public var type: NoiseReductionType?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputAudioNoiseReduction`.
         ///
@@ -2993,22 +3166,24 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         }
 
         /// Decodes `InputAudioNoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.type = try reader.optional(NoiseReductionType.self, "type")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -3049,6 +3224,9 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateRequestGA`.
     ///
@@ -3064,7 +3242,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3073,17 +3251,19 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
         try reader.constant("type", is: "transcription", required: true)
         self.audio = try reader.optional(RealtimeTranscriptionSessionCreateRequestGA.Audio.self, "audio")
         self.include = try reader.optional([Swift.String].self, "include")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcription", "type")
         try writer.encodeIfPresent(self.audio, "audio")
         try writer.encodeIfPresent(self.include, "include")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for input and output audio.
@@ -3093,6 +3273,9 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
         public var input: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(input: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input? = nil) {
@@ -3100,22 +3283,24 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeTranscriptionSessionCreateRequestGA.Audio.Input.self, "input")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input`.
@@ -3138,6 +3323,9 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -3159,7 +3347,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3169,18 +3357,20 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
                 self.transcription = try reader.optional(AudioTranscription.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateRequestGA.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeTurnDetection.self, "turn_detection")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
                 try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -3193,6 +3383,9 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -3203,22 +3396,24 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.optional(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -3249,6 +3444,9 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
     public var turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateResponse`.
     ///
@@ -3273,7 +3471,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3284,19 +3482,21 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
         self.inputAudioFormat = try reader.optional(Swift.String.self, "input_audio_format")
         self.inputAudioTranscription = try reader.optional(AudioTranscriptionResponse.self, "input_audio_transcription")
         self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponse.TurnDetection.self, "turn_detection")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.clientSecret, "client_secret")
         try writer.encodeIfPresent(self.modalities, "modalities")
         try writer.encodeIfPresent(self.inputAudioFormat, "input_audio_format")
         try writer.encodeIfPresent(self.inputAudioTranscription, "input_audio_transcription")
         try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
@@ -3310,6 +3510,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
                 ("inputAudioTranscription", self.inputAudioTranscription as Any),
                 ("turnDetection", self.turnDetection as Any),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 
@@ -3329,6 +3530,9 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
         public var expiresAt: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ClientSecret`.
         ///
@@ -3344,7 +3548,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
         }
 
         /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3352,16 +3556,18 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
             var reader = try ObjectReader(decoder)
             self.value = try reader.required(Swift.String.self, "value")
             self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.value, "value")
             try writer.encode(self.expiresAt, "expires_at")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -3403,6 +3609,9 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `TurnDetection`.
         ///
@@ -3424,7 +3633,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3434,18 +3643,20 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Se
             self.threshold = try reader.optional(Swift.Double.self, "threshold")
             self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
             self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.threshold, "threshold")
             try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
             try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3469,6 +3680,9 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
     public var audio: RealtimeTranscriptionSessionCreateResponseGA.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateResponseGA`.
     ///
@@ -3493,7 +3707,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateResponseGA` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3505,20 +3719,22 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
         self.include = try reader.optional([Swift.String].self, "include")
         self.audio = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcription", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.object, "object")
         try writer.encodeIfPresent(self.expiresAt, "expires_at")
         try writer.encodeIfPresent(self.include, "include")
         try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for input audio for the session.
@@ -3528,6 +3744,9 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
         public var input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input? = nil) {
@@ -3535,22 +3754,24 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.self, "input")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input`.
@@ -3564,6 +3785,9 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
             public var turnDetection: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -3585,7 +3809,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3595,18 +3819,20 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                 self.transcription = try reader.optional(AudioTranscriptionResponse.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection.self, "turn_detection")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
                 try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Configuration for input audio noise reduction.
@@ -3617,6 +3843,9 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -3627,22 +3856,24 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.optional(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
 
@@ -3667,6 +3898,9 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                 public var silenceDurationMs: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `TurnDetection`.
                 ///
@@ -3688,7 +3922,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                 }
 
                 /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3698,18 +3932,20 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
                     self.threshold = try reader.optional(Swift.Double.self, "threshold")
                     self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
                     self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.type, "type")
                     try writer.encodeIfPresent(self.threshold, "threshold")
                     try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
                     try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }

@@ -30,6 +30,9 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationClientEventInputAudioBufferAppend`.
     ///
@@ -45,7 +48,7 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
     }
 
     /// Decodes `RealtimeTranslationClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -54,17 +57,19 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
         try reader.constant("type", is: "session.input_audio_buffer.append", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.audio = try reader.required(Swift.String.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.input_audio_buffer.append", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -80,6 +85,9 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationClientEventSessionClose`.
     ///
@@ -90,7 +98,7 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
     }
 
     /// Decodes `RealtimeTranslationClientEventSessionClose` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -98,16 +106,18 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "session.close", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.close", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -126,6 +136,9 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, S
     public var session: RealtimeTranslationSessionUpdateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationClientEventSessionUpdate`.
     ///
@@ -141,7 +154,7 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeTranslationClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -150,17 +163,19 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, S
         try reader.constant("type", is: "session.update", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranslationSessionUpdateRequest.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.update", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -178,6 +193,9 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
     public var session: RealtimeTranslationSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationClientSecretCreateRequest`.
     ///
@@ -193,7 +211,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeTranslationClientSecretCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -201,16 +219,18 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
         var reader = try ObjectReader(decoder)
         self.expiresAfter = try reader.optional(RealtimeTranslationClientSecretCreateRequest.ExpiresAfter.self, "expires_after")
         self.session = try reader.required(RealtimeTranslationSessionCreateRequest.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for the client secret expiration. Expiration refers to the time after which
@@ -226,6 +246,9 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
         public var seconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -236,7 +259,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -244,16 +267,18 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
             var reader = try ObjectReader(decoder)
             try reader.constant("anchor", is: "created_at", required: false)
             self.seconds = try reader.optional(Swift.Int.self, "seconds")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("created_at", "anchor")
             try writer.encodeIfPresent(self.seconds, "seconds")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -273,6 +298,9 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
     public var session: RealtimeTranslationSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationClientSecretCreateResponse`.
     ///
@@ -291,7 +319,7 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
     }
 
     /// Decodes `RealtimeTranslationClientSecretCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -300,17 +328,19 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
         self.value = try reader.required(Swift.String.self, "value")
         self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
         self.session = try reader.required(RealtimeTranslationSession.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.value, "value")
         try writer.encode(self.expiresAt, "expires_at")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -322,6 +352,7 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
                 ("expiresAt", self.expiresAt as Any),
                 ("session", self.session as Any),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 }
@@ -398,6 +429,9 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Equatable, S
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationServerEventSessionClosed`.
     ///
@@ -408,7 +442,7 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Equatable, S
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionClosed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -416,16 +450,18 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Equatable, S
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "session.closed", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.closed", "type")
         try writer.encode(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -441,6 +477,9 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Equatable, 
     public var session: RealtimeTranslationSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationServerEventSessionCreated`.
     ///
@@ -456,7 +495,7 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -465,17 +504,19 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Equatable, 
         try reader.constant("type", is: "session.created", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranslationSession.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -498,6 +539,9 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationServerEventSessionInputTranscriptDelta`.
     ///
@@ -516,7 +560,7 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionInputTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -526,18 +570,20 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.elapsedMs = try reader.optional(Swift.Int.self, "elapsed_ms")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.input_transcript.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.delta, "delta")
         try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -565,6 +611,9 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationServerEventSessionOutputAudioDelta`.
     ///
@@ -589,7 +638,7 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionOutputAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -602,14 +651,15 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
         self.sampleRate = try reader.optional(Swift.Int.self, "sample_rate")
         self.channels = try reader.optional(Swift.Int.self, "channels")
         self.elapsedMs = try reader.optional(Swift.Int.self, "elapsed_ms")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.output_audio.delta", "type")
         try writer.encode("pcm16", "format")
         try writer.encode(self.eventID, "event_id")
@@ -617,6 +667,7 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
         try writer.encodeIfPresent(self.sampleRate, "sample_rate")
         try writer.encodeIfPresent(self.channels, "channels")
         try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -638,6 +689,9 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationServerEventSessionOutputTranscriptDelta`.
     ///
@@ -656,7 +710,7 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionOutputTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -666,18 +720,20 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.elapsedMs = try reader.optional(Swift.Int.self, "elapsed_ms")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.output_transcript.delta", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.delta, "delta")
         try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -692,6 +748,9 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Equatable, 
     public var session: RealtimeTranslationSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationServerEventSessionUpdated`.
     ///
@@ -707,7 +766,7 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -716,17 +775,19 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Equatable, 
         try reader.constant("type", is: "session.updated", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranslationSession.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.updated", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -748,6 +809,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
     public var audio: RealtimeTranslationSession.Audio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationSession`.
     ///
@@ -769,7 +833,7 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `RealtimeTranslationSession` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -780,19 +844,21 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
         self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
         self.model = try reader.required(Swift.String.self, "model")
         self.audio = try reader.required(RealtimeTranslationSession.Audio.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("translation", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.expiresAt, "expires_at")
         try writer.encode(self.model, "model")
         try writer.encode(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for translation input and output audio.
@@ -803,6 +869,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
         public var output: RealtimeTranslationSession.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(
@@ -814,7 +883,7 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -822,16 +891,18 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeTranslationSession.Audio.Input.self, "input")
             self.output = try reader.optional(RealtimeTranslationSession.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input`.
@@ -844,6 +915,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             public var noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -859,7 +933,7 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -867,16 +941,18 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 var reader = try ObjectReader(decoder)
                 self.transcription = try reader.optional(RealtimeTranslationSession.Audio.Input.Transcription.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeTranslationSession.Audio.Input.NoiseReduction.self, "noise_reduction")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Optional source-language transcription. When configured, the server emits
@@ -889,6 +965,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `Transcription`.
                 ///
@@ -899,22 +978,24 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 }
 
                 /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.model = try reader.required(Swift.String.self, "model")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode(self.model, "model")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
 
@@ -926,6 +1007,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -936,22 +1020,24 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.required(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -962,6 +1048,9 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             ///
@@ -972,22 +1061,24 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.language = try reader.optional(Swift.String.self, "language")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.language, "language")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1004,6 +1095,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
     public var audio: RealtimeTranslationSessionCreateRequest.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationSessionCreateRequest`.
     ///
@@ -1019,7 +1113,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
     }
 
     /// Decodes `RealtimeTranslationSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1027,16 +1121,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
         var reader = try ObjectReader(decoder)
         self.model = try reader.required(Swift.String.self, "model")
         self.audio = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for translation input and output audio.
@@ -1047,6 +1143,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
         public var output: RealtimeTranslationSessionCreateRequest.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(
@@ -1058,7 +1157,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1066,16 +1165,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Input.self, "input")
             self.output = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input`.
@@ -1088,6 +1189,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             public var noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -1103,7 +1207,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1111,16 +1215,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 var reader = try ObjectReader(decoder)
                 self.transcription = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction.self, "noise_reduction")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Optional source-language transcription. When configured, the server emits
@@ -1133,6 +1239,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `Transcription`.
                 ///
@@ -1143,22 +1252,24 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 }
 
                 /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.model = try reader.required(Swift.String.self, "model")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode(self.model, "model")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
 
@@ -1170,6 +1281,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -1180,22 +1294,24 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.required(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -1206,6 +1322,9 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             ///
@@ -1216,22 +1335,24 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.language = try reader.optional(Swift.String.self, "language")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.language, "language")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1245,6 +1366,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
     public var audio: RealtimeTranslationSessionUpdateRequest.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeTranslationSessionUpdateRequest`.
     ///
@@ -1255,22 +1379,24 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
     }
 
     /// Decodes `RealtimeTranslationSessionUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.audio = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Configuration for translation input and output audio.
@@ -1281,6 +1407,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
         public var output: RealtimeTranslationSessionUpdateRequest.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(
@@ -1292,7 +1421,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1300,16 +1429,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.self, "input")
             self.output = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
@@ -1322,6 +1453,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             public var noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -1337,7 +1471,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1345,16 +1479,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 var reader = try ObjectReader(decoder)
                 self.transcription = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction.self, "noise_reduction")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Optional source-language transcription. When configured, the server emits
@@ -1367,6 +1503,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `Transcription`.
                 ///
@@ -1377,22 +1516,24 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 }
 
                 /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.model = try reader.required(Swift.String.self, "model")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode(self.model, "model")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
 
@@ -1404,6 +1545,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -1414,22 +1558,24 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.required(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encode(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -1440,6 +1586,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             ///
@@ -1450,22 +1599,24 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.language = try reader.optional(Swift.String.self, "language")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.language, "language")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1528,6 +1679,9 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
         public var tokenLimits: RealtimeTruncation.RetentionRatioTruncation.TokenLimits?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `RetentionRatioTruncation`.
         ///
@@ -1543,7 +1697,7 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
         }
 
         /// Decodes `RetentionRatioTruncation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1552,17 +1706,19 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
             try reader.constant("type", is: "retention_ratio", required: true)
             self.retentionRatio = try reader.required(Swift.Double.self, "retention_ratio")
             self.tokenLimits = try reader.optional(RealtimeTruncation.RetentionRatioTruncation.TokenLimits.self, "token_limits")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("retention_ratio", "type")
             try writer.encode(self.retentionRatio, "retention_ratio")
             try writer.encodeIfPresent(self.tokenLimits, "token_limits")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
@@ -1575,6 +1731,9 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
             public var postInstructions: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `TokenLimits`.
             ///
@@ -1585,22 +1744,24 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
             }
 
             /// Decodes `TokenLimits` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.postInstructions = try reader.optional(Swift.Int.self, "post_instructions")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.postInstructions, "post_instructions")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1695,6 +1856,9 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         public var idleTimeoutMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ServerVad`.
         ///
@@ -1722,7 +1886,7 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         }
 
         /// Decodes `ServerVad` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1735,14 +1899,15 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
             self.createResponse = try reader.optional(Swift.Bool.self, "create_response")
             self.interruptResponse = try reader.optional(Swift.Bool.self, "interrupt_response")
             self.idleTimeoutMs = try reader.optional(Swift.Int.self, "idle_timeout_ms")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("server_vad", "type")
             try writer.encodeIfPresent(self.threshold, "threshold")
             try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
@@ -1750,6 +1915,7 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
             try writer.encodeIfPresent(self.createResponse, "create_response")
             try writer.encodeIfPresent(self.interruptResponse, "interrupt_response")
             try writer.encodeIfPresent(self.idleTimeoutMs, "idle_timeout_ms")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -1772,6 +1938,9 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         public var interruptResponse: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `SemanticVad`.
         ///
@@ -1790,7 +1959,7 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
         }
 
         /// Decodes `SemanticVad` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1800,18 +1969,20 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
             self.eagerness = try reader.optional(RealtimeTurnDetection.SemanticVad.Eagerness.self, "eagerness")
             self.createResponse = try reader.optional(Swift.Bool.self, "create_response")
             self.interruptResponse = try reader.optional(Swift.Bool.self, "interrupt_response")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("semantic_vad", "type")
             try writer.encodeIfPresent(self.eagerness, "eagerness")
             try writer.encodeIfPresent(self.createResponse, "create_response")
             try writer.encodeIfPresent(self.interruptResponse, "interrupt_response")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
@@ -1906,6 +2077,9 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolChoiceFunction`.
     ///
@@ -1916,7 +2090,7 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1924,16 +2098,18 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "function", required: true)
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1947,6 +2123,9 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolChoiceMCP`.
     ///
@@ -1962,7 +2141,7 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1971,17 +2150,19 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
         try reader.constant("type", is: "mcp", required: true)
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.name = try reader.optional(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp", "type")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 

@@ -30,6 +30,9 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     public var delay: RealtimeReasoningEffort?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AudioTranscription`.
     ///
@@ -57,7 +60,7 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `AudioTranscription` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -69,20 +72,22 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
         self.keywords = try reader.optional([Swift.String].self, "keywords")
         self.prompt = try reader.optional(Swift.String.self, "prompt")
         self.delay = try reader.optional(RealtimeReasoningEffort.self, "delay")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.language, "language")
         try writer.encodeIfPresent(self.languages, "languages")
         try writer.encodeIfPresent(self.keywords, "keywords")
         try writer.encodeIfPresent(self.prompt, "prompt")
         try writer.encodeIfPresent(self.delay, "delay")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
@@ -137,6 +142,9 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     public var prompt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AudioTranscriptionResponse`.
     ///
@@ -158,7 +166,7 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `AudioTranscriptionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -168,18 +176,20 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
         self.language = try reader.optional(Swift.String.self, "language")
         self.languages = try reader.optional([Swift.String].self, "languages")
         self.prompt = try reader.optional(Swift.String.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.language, "language")
         try writer.encodeIfPresent(self.languages, "languages")
         try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
@@ -288,6 +298,9 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var deferLoading: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPTool`.
     ///
@@ -330,7 +343,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `MCPTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -348,14 +361,15 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
         self.requireApproval = try reader.optional(MCPTool.RequireApproval.self, "require_approval")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp", "type")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encodeIfPresent(self.serverURL, "server_url")
@@ -368,6 +382,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
         try writer.encodeIfPresent(self.requireApproval, "require_approval")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Identifier for service connectors, like those available in ChatGPT. One of
@@ -511,6 +526,9 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var never: MCPToolFilter?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `MCPToolApprovalFilter`.
             ///
@@ -526,7 +544,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `MCPToolApprovalFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -534,16 +552,18 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
                 var reader = try ObjectReader(decoder)
                 self.always = try reader.optional(MCPToolFilter.self, "always")
                 self.never = try reader.optional(MCPToolFilter.self, "never")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.always, "always")
                 try writer.encodeIfPresent(self.never, "never")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -582,6 +602,9 @@ public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReportin
     public var readOnly: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `MCPToolFilter`.
     ///
@@ -597,7 +620,7 @@ public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `MCPToolFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -605,16 +628,18 @@ public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         self.toolNames = try reader.optional([Swift.String].self, "tool_names")
         self.readOnly = try reader.optional(Swift.Bool.self, "read_only")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.toolNames, "tool_names")
         try writer.encodeIfPresent(self.readOnly, "read_only")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -652,6 +677,9 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var variables: ResponsePromptVariables?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Prompt`.
     ///
@@ -670,7 +698,7 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Prompt` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -679,17 +707,19 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.id = try reader.required(Swift.String.self, "id")
         self.version = try reader.optional(Swift.String.self, "version")
         self.variables = try reader.optional(ResponsePromptVariables.self, "variables")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.version, "version")
         try writer.encodeIfPresent(self.variables, "variables")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -742,6 +772,9 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
         public var rate: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `AudioPcm`.
         ///
@@ -752,7 +785,7 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
         }
 
         /// Decodes `AudioPcm` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -760,16 +793,18 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "audio/pcm", required: false)
             self.rate = try reader.optional(Swift.Int.self, "rate")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("audio/pcm", "type")
             try writer.encodeIfPresent(self.rate, "rate")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -779,28 +814,33 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
     public struct AudioPcmu: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `AudioPcmu`.
         public init() {
         }
 
         /// Decodes `AudioPcmu` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "audio/pcmu", required: false)
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("audio/pcmu", "type")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -810,28 +850,33 @@ public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepre
     public struct AudioPcma: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `AudioPcma`.
         public init() {
         }
 
         /// Decodes `AudioPcma` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             try reader.constant("type", is: "audio/pcma", required: false)
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("audio/pcma", "type")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -860,6 +905,9 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable,
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemCreate`.
     ///
@@ -878,7 +926,7 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable,
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -888,18 +936,20 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable,
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.create", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -916,6 +966,9 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Equatable,
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemDelete`.
     ///
@@ -931,7 +984,7 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Equatable,
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemDelete` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -940,17 +993,19 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Equatable,
         try reader.constant("type", is: "conversation.item.delete", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.delete", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -967,6 +1022,9 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Equatabl
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemRetrieve`.
     ///
@@ -982,7 +1040,7 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Equatabl
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemRetrieve` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -991,17 +1049,19 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Equatabl
         try reader.constant("type", is: "conversation.item.retrieve", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.retrieve", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1032,6 +1092,9 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Equatabl
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemTruncate`.
     ///
@@ -1053,7 +1116,7 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Equatabl
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemTruncate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1064,19 +1127,21 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Equatabl
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.audioEndMs = try reader.required(Swift.Int.self, "audio_end_ms")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.truncate", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.audioEndMs, "audio_end_ms")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1100,6 +1165,9 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Equatable,
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferAppend`.
     ///
@@ -1115,7 +1183,7 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Equatable,
     }
 
     /// Decodes `RealtimeBetaClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1124,17 +1192,19 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Equatable,
         try reader.constant("type", is: "input_audio_buffer.append", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.audio = try reader.required(Swift.String.self, "audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.append", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.audio, "audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1147,6 +1217,9 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Equatable, 
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferClear`.
     ///
@@ -1157,7 +1230,7 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Equatable, 
     }
 
     /// Decodes `RealtimeBetaClientEventInputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1165,16 +1238,18 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Equatable, 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio_buffer.clear", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.clear", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1195,6 +1270,9 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Equatable,
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferCommit`.
     ///
@@ -1205,7 +1283,7 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Equatable,
     }
 
     /// Decodes `RealtimeBetaClientEventInputAudioBufferCommit` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1213,16 +1291,18 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Equatable,
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio_buffer.commit", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio_buffer.commit", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1238,6 +1318,9 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Equatable,
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventOutputAudioBufferClear`.
     ///
@@ -1248,7 +1331,7 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Equatable,
     }
 
     /// Decodes `RealtimeBetaClientEventOutputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1256,16 +1339,18 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Equatable,
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "output_audio_buffer.clear", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_audio_buffer.clear", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1282,6 +1367,9 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendabl
     public var responseID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventResponseCancel`.
     ///
@@ -1297,7 +1385,7 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeBetaClientEventResponseCancel` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1306,17 +1394,19 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendabl
         try reader.constant("type", is: "response.cancel", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.responseID = try reader.optional(Swift.String.self, "response_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.cancel", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encodeIfPresent(self.responseID, "response_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1353,6 +1443,9 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendabl
     public var response: RealtimeBetaResponseCreateParams?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventResponseCreate`.
     ///
@@ -1368,7 +1461,7 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendabl
     }
 
     /// Decodes `RealtimeBetaClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1377,17 +1470,19 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendabl
         try reader.constant("type", is: "response.create", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.response = try reader.optional(RealtimeBetaResponseCreateParams.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.create", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encodeIfPresent(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1411,6 +1506,9 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Equatable, Sendable
     public var session: RealtimeSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventSessionUpdate`.
     ///
@@ -1426,7 +1524,7 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Equatable, Sendable
     }
 
     /// Decodes `RealtimeBetaClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1435,17 +1533,19 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Equatable, Sendable
         try reader.constant("type", is: "session.update", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeSessionCreateRequest.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("session.update", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1459,6 +1559,9 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Equata
     public var session: RealtimeTranscriptionSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaClientEventTranscriptionSessionUpdate`.
     ///
@@ -1474,7 +1577,7 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Equata
     }
 
     /// Decodes `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1483,17 +1586,19 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Equata
         try reader.constant("type", is: "transcription_session.update", required: true)
         self.eventID = try reader.optional(Swift.String.self, "event_id")
         self.session = try reader.required(RealtimeTranscriptionSessionCreateRequest.self, "session")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("transcription_session.update", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(self.session, "session")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1547,6 +1652,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     public var maxOutputTokens: RealtimeBetaResponse.MaxOutputTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaResponse`.
     ///
@@ -1592,7 +1700,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `RealtimeBetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1611,14 +1719,15 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         self.outputAudioFormat = try reader.optional(RealtimeBetaResponse.OutputAudioFormat.self, "output_audio_format")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.maxOutputTokens = try reader.optional(RealtimeBetaResponse.MaxOutputTokens.self, "max_output_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime.response", "object")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.status, "status")
@@ -1632,6 +1741,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.outputAudioFormat, "output_audio_format")
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
@@ -1682,6 +1792,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         public var error: RealtimeBetaResponse.StatusDetails.ErrorValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `StatusDetails`.
         ///
@@ -1700,7 +1813,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         }
 
         /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1709,17 +1822,19 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             self.type = try reader.optional(RealtimeBetaResponse.StatusDetails.TypeValue.self, "type")
             self.reason = try reader.optional(RealtimeBetaResponse.StatusDetails.Reason.self, "reason")
             self.error = try reader.optional(RealtimeBetaResponse.StatusDetails.ErrorValue.self, "error")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.reason, "reason")
             try writer.encodeIfPresent(self.error, "error")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The type of error that caused the response to fail, corresponding
@@ -1789,6 +1904,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             public var code: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `ErrorValue`.
             ///
@@ -1804,7 +1922,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             }
 
             /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1812,16 +1930,18 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 var reader = try ObjectReader(decoder)
                 self.type = try reader.optional(Swift.String.self, "type")
                 self.code = try reader.optional(Swift.String.self, "code")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.type, "type")
                 try writer.encodeIfPresent(self.code, "code")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -1848,6 +1968,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         public var outputTokenDetails: RealtimeBetaResponse.Usage.OutputTokenDetails?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Usage`.
         ///
@@ -1872,7 +1995,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1883,19 +2006,21 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             self.outputTokens = try reader.optional(Swift.Int.self, "output_tokens")
             self.inputTokenDetails = try reader.optional(RealtimeBetaResponse.Usage.InputTokenDetails.self, "input_token_details")
             self.outputTokenDetails = try reader.optional(RealtimeBetaResponse.Usage.OutputTokenDetails.self, "output_token_details")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.totalTokens, "total_tokens")
             try writer.encodeIfPresent(self.inputTokens, "input_tokens")
             try writer.encodeIfPresent(self.outputTokens, "output_tokens")
             try writer.encodeIfPresent(self.inputTokenDetails, "input_token_details")
             try writer.encodeIfPresent(self.outputTokenDetails, "output_token_details")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Details about the input tokens used in the Response.
@@ -1914,6 +2039,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             public var cachedTokensDetails: RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `InputTokenDetails`.
             ///
@@ -1938,7 +2066,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             }
 
             /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1949,19 +2077,21 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
                 self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
                 self.cachedTokensDetails = try reader.optional(RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails.self, "cached_tokens_details")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.cachedTokens, "cached_tokens")
                 try writer.encodeIfPresent(self.textTokens, "text_tokens")
                 try writer.encodeIfPresent(self.imageTokens, "image_tokens")
                 try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
                 try writer.encodeIfPresent(self.cachedTokensDetails, "cached_tokens_details")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Details about the cached tokens used as input for the Response.
@@ -1976,6 +2106,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 public var audioTokens: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `CachedTokensDetails`.
                 ///
@@ -1994,7 +2127,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 }
 
                 /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2003,17 +2136,19 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                     self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
                     self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
                     self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.textTokens, "text_tokens")
                     try writer.encodeIfPresent(self.imageTokens, "image_tokens")
                     try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -2028,6 +2163,9 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             public var audioTokens: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `OutputTokenDetails`.
             ///
@@ -2043,7 +2181,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             }
 
             /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2051,16 +2189,18 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 var reader = try ObjectReader(decoder)
                 self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
                 self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.textTokens, "text_tokens")
                 try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -2212,6 +2352,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     public var input: [RealtimeConversationItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaResponseCreateParams`.
     ///
@@ -2257,7 +2400,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `RealtimeBetaResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2275,14 +2418,15 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
         self.metadata = try reader.optional(Metadata.self, "metadata")
         self.prompt = try reader.optional(Prompt.self, "prompt")
         self.input = try reader.optional([RealtimeConversationItem].self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.modalities, "modalities")
         try writer.encodeIfPresent(self.instructions, "instructions")
         try writer.encodeIfPresent(self.voice, "voice")
@@ -2295,6 +2439,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.prompt, "prompt")
         try writer.encodeIfPresent(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2474,6 +2619,9 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemCreated`.
     ///
@@ -2492,7 +2640,7 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2502,18 +2650,20 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
         self.item = try reader.required(RealtimeConversationItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.created", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2529,6 +2679,9 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemDeleted`.
     ///
@@ -2544,7 +2697,7 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2553,17 +2706,19 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable
         try reader.constant("type", is: "conversation.item.deleted", required: true)
         self.eventID = try reader.required(Swift.String.self, "event_id")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.deleted", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2583,6 +2738,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
     public var error: RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
     ///
@@ -2604,7 +2762,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2615,19 +2773,21 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.error = try reader.required(RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("conversation.item.input_audio_transcription.failed", "type")
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Details of the transcription error.
@@ -2644,6 +2804,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         public var param: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -2665,7 +2828,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2675,18 +2838,20 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
             self.code = try reader.optional(Swift.String.self, "code")
             self.message = try reader.optional(Swift.String.self, "message")
             self.param = try reader.optional(Swift.String.self, "param")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.code, "code")
             try writer.encodeIfPresent(self.message, "message")
             try writer.encodeIfPresent(self.param, "param")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

@@ -74,6 +74,9 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeSessionCreateRequest`.
     ///
@@ -131,7 +134,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `RealtimeSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -153,14 +156,15 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         self.maxResponseOutputTokens = try reader.optional(RealtimeSessionCreateRequest.MaxResponseOutputTokens.self, "max_response_output_tokens")
         self.truncation = try reader.optional(RealtimeTruncation.self, "truncation")
         self.prompt = try reader.optional(Prompt.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.clientSecret, "client_secret")
         try writer.encodeIfPresent(self.modalities, "modalities")
         try writer.encodeIfPresent(self.instructions, "instructions")
@@ -177,6 +181,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self.maxResponseOutputTokens, "max_response_output_tokens")
         try writer.encodeIfPresent(self.truncation, "truncation")
         try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
@@ -201,6 +206,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
                 ("truncation", self.truncation as Any),
                 ("prompt", self.prompt as Any),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 
@@ -219,6 +225,9 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         public var expiresAt: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ClientSecret`.
         ///
@@ -234,7 +243,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         }
 
         /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -242,16 +251,18 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             var reader = try ObjectReader(decoder)
             self.value = try reader.required(Swift.String.self, "value")
             self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.value, "value")
             try writer.encode(self.expiresAt, "expires_at")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -284,6 +295,9 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         public var model: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputAudioTranscription`.
         ///
@@ -294,22 +308,24 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         }
 
         /// Decodes `InputAudioTranscription` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.model = try reader.optional(Swift.String.self, "model")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.model, "model")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -371,9 +387,12 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             public var groupID: Swift.String?
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the traces dashboard.
-            public var metadata: [Swift.String: JSONValue]?
+            public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -384,7 +403,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
+                metadata: JSONObject? = nil
             ) {
                 self.workflowName = workflowName
                 self.groupID = groupID
@@ -392,7 +411,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -400,18 +419,20 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
                 var reader = try ObjectReader(decoder)
                 self.workflowName = try reader.optional(Swift.String.self, "workflow_name")
                 self.groupID = try reader.optional(Swift.String.self, "group_id")
-                self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+                self.metadata = try reader.optional(JSONObject.self, "metadata")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.workflowName, "workflow_name")
                 try writer.encodeIfPresent(self.groupID, "group_id")
                 try writer.encodeIfPresent(self.metadata, "metadata")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -437,6 +458,9 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `TurnDetection`.
         ///
@@ -458,7 +482,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -468,18 +492,20 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             self.threshold = try reader.optional(Swift.Double.self, "threshold")
             self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
             self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.threshold, "threshold")
             try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
             try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 

@@ -60,6 +60,9 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeSessionCreateRequestGA`.
     ///
@@ -108,7 +111,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `RealtimeSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -128,14 +131,15 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
         self.maxOutputTokens = try reader.optional(RealtimeSessionCreateRequestGA.MaxOutputTokens.self, "max_output_tokens")
         self.truncation = try reader.optional(RealtimeTruncation.self, "truncation")
         self.prompt = try reader.optional(Prompt.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("realtime", "type")
         try writer.encodeIfPresent(self.outputModalities, "output_modalities")
         try writer.encodeIfPresent(self.model, "model")
@@ -150,6 +154,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
         try writer.encodeIfPresent(self.truncation, "truncation")
         try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -247,6 +252,9 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
         public var output: RealtimeSessionCreateRequestGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(
@@ -258,7 +266,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -266,16 +274,18 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeSessionCreateRequestGA.Audio.Input.self, "input")
             self.output = try reader.optional(RealtimeSessionCreateRequestGA.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input`.
@@ -299,6 +309,9 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -320,7 +333,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -330,18 +343,20 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 self.transcription = try reader.optional(AudioTranscription.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeSessionCreateRequestGA.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeTurnDetection.self, "turn_detection")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
                 try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -354,6 +369,9 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -364,22 +382,24 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.optional(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -407,6 +427,9 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             ///
@@ -425,7 +448,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -434,17 +457,19 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, "voice")
                 self.speed = try reader.optional(Swift.Double.self, "speed")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.voice, "voice")
                 try writer.encodeIfPresent(self.speed, "speed")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -507,9 +532,12 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             public var groupID: Swift.String?
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the Traces Dashboard.
-            public var metadata: [Swift.String: JSONValue]?
+            public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -520,7 +548,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
+                metadata: JSONObject? = nil
             ) {
                 self.workflowName = workflowName
                 self.groupID = groupID
@@ -528,7 +556,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -536,18 +564,20 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 var reader = try ObjectReader(decoder)
                 self.workflowName = try reader.optional(Swift.String.self, "workflow_name")
                 self.groupID = try reader.optional(Swift.String.self, "group_id")
-                self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+                self.metadata = try reader.optional(JSONObject.self, "metadata")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.workflowName, "workflow_name")
                 try writer.encodeIfPresent(self.groupID, "group_id")
                 try writer.encodeIfPresent(self.metadata, "metadata")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }

@@ -61,6 +61,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     public var maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeSessionCreateResponse`.
     ///
@@ -109,7 +112,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `RealtimeSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -128,14 +131,15 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         self.tools = try reader.optional([RealtimeFunctionTool].self, "tools")
         self.toolChoice = try reader.optional(Swift.String.self, "tool_choice")
         self.maxOutputTokens = try reader.optional(RealtimeSessionCreateResponse.MaxOutputTokens.self, "max_output_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.object, "object")
         try writer.encodeIfPresent(self.expiresAt, "expires_at")
@@ -149,6 +153,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         try writer.encodeIfPresent(self.tools, "tools")
         try writer.encodeIfPresent(self.toolChoice, "tool_choice")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -176,6 +181,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         public var output: RealtimeSessionCreateResponse.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Audio`.
         public init(
@@ -187,7 +195,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -195,16 +203,18 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             var reader = try ObjectReader(decoder)
             self.input = try reader.optional(RealtimeSessionCreateResponse.Audio.Input.self, "input")
             self.output = try reader.optional(RealtimeSessionCreateResponse.Audio.Output.self, "output")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.input, "input")
             try writer.encodeIfPresent(self.output, "output")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input`.
@@ -218,6 +228,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             public var turnDetection: RealtimeSessionCreateResponse.Audio.Input.TurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Input`.
             ///
@@ -239,7 +252,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -249,18 +262,20 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 self.transcription = try reader.optional(AudioTranscriptionResponse.self, "transcription")
                 self.noiseReduction = try reader.optional(RealtimeSessionCreateResponse.Audio.Input.NoiseReduction.self, "noise_reduction")
                 self.turnDetection = try reader.optional(RealtimeSessionCreateResponse.Audio.Input.TurnDetection.self, "turn_detection")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.transcription, "transcription")
                 try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
                 try writer.encodeIfPresent(self.turnDetection, "turn_detection")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             /// Configuration for input audio noise reduction.
@@ -271,6 +286,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -281,22 +299,24 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
                     var reader = try ObjectReader(decoder)
                     self.type = try reader.optional(NoiseReductionType.self, "type")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.type, "type")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
 
@@ -311,6 +331,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 public var silenceDurationMs: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
+                /// The members of the JSON object that the schema does not declare, in the order received;
+                /// encoded after the declared ones (one named like a declared member replaces its value).
+                public var undeclaredMembers = JSONObject()
 
                 /// Creates a new `TurnDetection`.
                 ///
@@ -332,7 +355,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 }
 
                 /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
                 ///
                 /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
                 ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -342,18 +365,20 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                     self.threshold = try reader.optional(Swift.Double.self, "threshold")
                     self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
                     self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+                    self.undeclaredMembers = reader.undeclaredMembers()
                     self.specDeviations = reader.finish()
                 }
 
-                /// Encodes this value as its JSON object, constants included.
+                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
                 ///
                 /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder)
+                    var writer = ObjectWriter(encoder, self.specDeviations)
                     try writer.encodeIfPresent(self.type, "type")
                     try writer.encodeIfPresent(self.threshold, "threshold")
                     try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
                     try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+                    try writer.encode(undeclared: self.undeclaredMembers)
                 }
             }
         }
@@ -365,6 +390,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Output`.
             public init(
@@ -378,7 +406,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -387,17 +415,19 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 self.format = try reader.optional(RealtimeAudioFormats.self, "format")
                 self.voice = try reader.optional(VoiceIDsShared.self, "voice")
                 self.speed = try reader.optional(Swift.Double.self, "speed")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encodeIfPresent(self.voice, "voice")
                 try writer.encodeIfPresent(self.speed, "speed")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -460,9 +490,12 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             public var groupID: Swift.String?
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the traces dashboard.
-            public var metadata: [Swift.String: JSONValue]?
+            public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -473,7 +506,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
+                metadata: JSONObject? = nil
             ) {
                 self.workflowName = workflowName
                 self.groupID = groupID
@@ -481,7 +514,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -489,18 +522,20 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 var reader = try ObjectReader(decoder)
                 self.workflowName = try reader.optional(Swift.String.self, "workflow_name")
                 self.groupID = try reader.optional(Swift.String.self, "group_id")
-                self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+                self.metadata = try reader.optional(JSONObject.self, "metadata")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.workflowName, "workflow_name")
                 try writer.encodeIfPresent(self.groupID, "group_id")
                 try writer.encodeIfPresent(self.metadata, "metadata")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -526,6 +561,9 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `TurnDetection`.
         ///
@@ -547,7 +585,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -557,18 +595,20 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             self.threshold = try reader.optional(Swift.Double.self, "threshold")
             self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
             self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.threshold, "threshold")
             try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
             try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 

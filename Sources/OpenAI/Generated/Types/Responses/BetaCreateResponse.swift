@@ -204,6 +204,9 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     public var multiAgent: BetaMultiAgentParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCreateResponse`.
     ///
@@ -309,7 +312,7 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -347,14 +350,15 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
         self.contextManagement = try reader.optional([BetaContextManagementParam].self, "context_management")
         self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
         self.multiAgent = try reader.optional(BetaMultiAgentParam.self, "multi_agent")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
         try writer.encodeIfPresent(self.temperature, "temperature")
@@ -387,5 +391,6 @@ public struct BetaCreateResponse: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.contextManagement, "context_management")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
         try writer.encodeIfPresent(self.multiAgent, "multi_agent")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -186,6 +186,9 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponse`.
     ///
@@ -294,7 +297,7 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `BetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -334,14 +337,15 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
         self.parallelToolCalls = try reader.required(Swift.Bool.self, "parallel_tool_calls")
         self.conversation = try reader.optional(BetaResponseConversation.self, "conversation")
         self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response", "object")
         try writer.encode(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
@@ -376,6 +380,7 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(self.parallelToolCalls, "parallel_tool_calls")
         try writer.encodeIfPresent(self.conversation, "conversation")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the response generation. One of `completed`, `failed`,
@@ -418,6 +423,9 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
         public var reason: BetaResponse.IncompleteDetails.Reason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -428,22 +436,24 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
         }
 
         /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.reason = try reader.optional(BetaResponse.IncompleteDetails.Reason.self, "reason")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.reason, "reason")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The reason why the response is incomplete.

@@ -23,6 +23,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallFailed`.
         ///
@@ -47,7 +50,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -59,20 +62,22 @@ extension BetaResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call.failed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -96,6 +101,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallInProgress`.
         ///
@@ -120,7 +128,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -132,20 +140,22 @@ extension BetaResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call.in_progress", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -169,6 +179,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
@@ -193,7 +206,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -205,20 +218,22 @@ extension BetaResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_list_tools.completed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -242,6 +257,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPListToolsFailed`.
         ///
@@ -266,7 +284,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -278,20 +296,22 @@ extension BetaResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_list_tools.failed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -315,6 +335,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
@@ -339,7 +362,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -351,20 +374,22 @@ extension BetaResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_list_tools.in_progress", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -391,6 +416,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputItemAdded`.
         ///
@@ -415,7 +443,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -427,20 +455,22 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.item = try reader.required(BetaOutputItem.self, "item")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_item.added", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.item, "item")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -464,6 +494,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputItemDone`.
         ///
@@ -488,7 +521,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -500,20 +533,22 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.item = try reader.required(BetaOutputItem.self, "item")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_item.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.item, "item")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -543,6 +578,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
@@ -576,7 +614,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -591,14 +629,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.annotation = try reader.optional(BetaAnnotation.self, "annotation")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_text.annotation.added", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -608,6 +647,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.annotation, "annotation")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -637,6 +677,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputTextDelta`.
         ///
@@ -670,7 +713,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -685,14 +728,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.logprobs = try reader.required([BetaResponseLogProb].self, "logprobs")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_text.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -702,6 +746,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.logprobs, "logprobs")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -731,6 +776,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputTextDone`.
         ///
@@ -764,7 +812,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -779,14 +827,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.logprobs = try reader.required([BetaResponseLogProb].self, "logprobs")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_text.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -796,6 +845,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.logprobs, "logprobs")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -817,6 +867,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseQueued`.
         ///
@@ -838,7 +891,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -849,19 +902,21 @@ extension BetaResponsesServerEvent {
             self.response = try reader.required(BetaResponse.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.queued", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -889,6 +944,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
@@ -919,7 +977,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -933,14 +991,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.part = try reader.required(SummaryTextContent.self, "part")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_part.added", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -949,6 +1008,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.part, "part")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -976,6 +1036,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
@@ -1006,7 +1069,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1021,14 +1084,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.part = try reader.required(SummaryTextContent.self, "part")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_part.done", "type")
             try writer.encode("incomplete", "status")
             try writer.encodeIfPresent(self.agent, "agent")
@@ -1038,6 +1102,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.part, "part")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1065,6 +1130,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
@@ -1095,7 +1163,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1109,14 +1177,15 @@ extension BetaResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_text.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1125,6 +1194,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1152,6 +1222,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
@@ -1182,7 +1255,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1196,14 +1269,15 @@ extension BetaResponsesServerEvent {
             self.text = try reader.required(Swift.String.self, "text")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_text.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1212,6 +1286,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.text, "text")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1239,6 +1314,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningTextDelta`.
         ///
@@ -1269,7 +1347,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1283,14 +1361,15 @@ extension BetaResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_text.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1299,6 +1378,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1326,6 +1406,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningTextDone`.
         ///
@@ -1356,7 +1439,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1370,14 +1453,15 @@ extension BetaResponsesServerEvent {
             self.text = try reader.required(Swift.String.self, "text")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_text.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1386,6 +1470,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.text, "text")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1413,6 +1498,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseRefusalDelta`.
         ///
@@ -1443,7 +1531,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseRefusalDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1457,14 +1545,15 @@ extension BetaResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.refusal.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1473,6 +1562,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1500,6 +1590,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseRefusalDone`.
         ///
@@ -1530,7 +1623,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseRefusalDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1544,14 +1637,15 @@ extension BetaResponsesServerEvent {
             self.refusal = try reader.required(Swift.String.self, "refusal")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.refusal.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1560,6 +1654,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.refusal, "refusal")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1585,6 +1680,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallCommandAdded`.
         ///
@@ -1612,7 +1710,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallCommandAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1625,14 +1723,15 @@ extension BetaResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.command = try reader.required(Swift.String.self, "command")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_command.added", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.agent, "agent")
@@ -1640,6 +1739,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.command, "command")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1667,6 +1767,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallCommandDelta`.
         ///
@@ -1697,7 +1800,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallCommandDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1711,14 +1814,15 @@ extension BetaResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_command.delta", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.agent, "agent")
@@ -1727,6 +1831,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.obfuscation, "obfuscation")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

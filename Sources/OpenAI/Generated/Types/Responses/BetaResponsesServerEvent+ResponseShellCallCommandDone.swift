@@ -25,6 +25,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallCommandDone`.
         ///
@@ -52,7 +55,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallCommandDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -65,14 +68,15 @@ extension BetaResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.command = try reader.required(Swift.String.self, "command")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_command.done", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.agent, "agent")
@@ -80,6 +84,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.command, "command")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -107,6 +112,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
@@ -137,7 +145,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -151,14 +159,15 @@ extension BetaResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.delta = try reader.required(BetaShellCallOutputDelta.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_output_content.delta", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.agent, "agent")
@@ -167,6 +176,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -194,6 +204,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
@@ -224,7 +237,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallOutputContentDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -238,14 +251,15 @@ extension BetaResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.output = try reader.required([BetaFunctionShellCallOutputContent].self, "output")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_output_content.done", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.agent, "agent")
@@ -254,6 +268,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.output, "output")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -277,6 +292,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
@@ -301,7 +319,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseWebSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -313,20 +331,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.web_search_call.completed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -350,6 +370,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
@@ -374,7 +397,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseWebSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -386,20 +409,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.web_search_call.in_progress", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -423,6 +448,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseWebSearchCallSearching`.
         ///
@@ -447,7 +475,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseWebSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -459,20 +487,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.web_search_call.searching", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

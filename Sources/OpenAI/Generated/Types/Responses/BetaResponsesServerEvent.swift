@@ -350,6 +350,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioDelta`.
         ///
@@ -371,7 +374,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -382,19 +385,21 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.delta = try reader.required(Swift.String.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -414,6 +419,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioDone`.
         ///
@@ -432,7 +440,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -442,18 +450,20 @@ extension BetaResponsesServerEvent {
             self.agent = try reader.optional(BetaAgentTag.self, "agent")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -475,6 +485,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
@@ -496,7 +509,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -507,19 +520,21 @@ extension BetaResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.transcript.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -539,6 +554,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioTranscriptDone`.
         ///
@@ -557,7 +575,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -567,18 +585,20 @@ extension BetaResponsesServerEvent {
             self.agent = try reader.optional(BetaAgentTag.self, "agent")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.transcript.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -604,6 +624,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
@@ -631,7 +654,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -644,14 +667,15 @@ extension BetaResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call_code.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
@@ -659,6 +683,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -684,6 +709,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
@@ -711,7 +739,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -724,14 +752,15 @@ extension BetaResponsesServerEvent {
             self.code = try reader.required(Swift.String.self, "code")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call_code.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
@@ -739,6 +768,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.code, "code")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -762,6 +792,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
@@ -786,7 +819,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -798,20 +831,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call.completed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -835,6 +870,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
@@ -859,7 +897,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -871,20 +909,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call.in_progress", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -908,6 +948,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
@@ -932,7 +975,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -944,20 +987,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call.interpreting", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -979,6 +1024,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCompleted`.
         ///
@@ -1000,7 +1048,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1011,19 +1059,21 @@ extension BetaResponsesServerEvent {
             self.response = try reader.required(BetaResponse.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.completed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1051,6 +1101,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseContentPartAdded`.
         ///
@@ -1081,7 +1134,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1095,14 +1148,15 @@ extension BetaResponsesServerEvent {
             self.part = try reader.required(BetaOutputContent.self, "part")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.content_part.added", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1111,6 +1165,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.part, "part")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1138,6 +1193,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseContentPartDone`.
         ///
@@ -1168,7 +1226,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1182,14 +1240,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.part = try reader.required(BetaOutputContent.self, "part")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.content_part.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1198,6 +1257,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.part, "part")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1219,6 +1279,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCreated`.
         ///
@@ -1240,7 +1303,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1251,19 +1314,21 @@ extension BetaResponsesServerEvent {
             self.response = try reader.required(BetaResponse.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.created", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1289,6 +1354,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
@@ -1316,7 +1384,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1329,14 +1397,15 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.delta = try reader.required(Swift.String.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.custom_tool_call_input.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.sequenceNumber, "sequence_number")
@@ -1344,6 +1413,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1369,6 +1439,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
@@ -1396,7 +1469,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1409,14 +1482,15 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.input = try reader.required(Swift.String.self, "input")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.custom_tool_call_input.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.sequenceNumber, "sequence_number")
@@ -1424,6 +1498,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.input, "input")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1445,6 +1520,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFailed`.
         ///
@@ -1466,7 +1544,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1477,19 +1555,21 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.response = try reader.required(BetaResponse.self, "response")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.failed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.response, "response")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1513,6 +1593,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
@@ -1537,7 +1620,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1549,20 +1632,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.file_search_call.completed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1586,6 +1671,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
@@ -1610,7 +1698,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1622,20 +1710,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.file_search_call.in_progress", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1659,6 +1749,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFileSearchCallSearching`.
         ///
@@ -1683,7 +1776,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1695,20 +1788,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.file_search_call.searching", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1734,6 +1829,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
@@ -1761,7 +1859,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1774,14 +1872,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.delta = try reader.required(Swift.String.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.function_call_arguments.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1789,6 +1888,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1816,6 +1916,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
@@ -1846,7 +1949,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1860,14 +1963,15 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.function_call_arguments.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
@@ -1876,6 +1980,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.arguments, "arguments")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1899,6 +2004,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
@@ -1923,7 +2031,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1935,20 +2043,22 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.completed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.itemID, "item_id")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1972,6 +2082,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
@@ -1996,7 +2109,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2008,20 +2121,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.generating", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2045,6 +2160,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
@@ -2069,7 +2187,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2081,20 +2199,22 @@ extension BetaResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.in_progress", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2130,6 +2250,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
@@ -2172,7 +2295,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2190,14 +2313,15 @@ extension BetaResponsesServerEvent {
             self.background = try reader.optional(Swift.String.self, "background")
             self.outputFormat = try reader.optional(Swift.String.self, "output_format")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.partial_image", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
@@ -2210,6 +2334,7 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.background, "background")
             try writer.encodeIfPresent(self.outputFormat, "output_format")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2231,6 +2356,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseInProgress`.
         ///
@@ -2252,7 +2380,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2263,19 +2391,21 @@ extension BetaResponsesServerEvent {
             self.response = try reader.required(BetaResponse.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.in_progress", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2297,6 +2427,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseIncomplete`.
         ///
@@ -2318,7 +2451,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2329,19 +2462,21 @@ extension BetaResponsesServerEvent {
             self.response = try reader.required(BetaResponse.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.incomplete", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2367,6 +2502,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
@@ -2394,7 +2532,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2407,14 +2545,15 @@ extension BetaResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call_arguments.delta", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
@@ -2422,6 +2561,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2447,6 +2587,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
@@ -2474,7 +2617,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2487,14 +2630,15 @@ extension BetaResponsesServerEvent {
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call_arguments.done", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.outputIndex, "output_index")
@@ -2502,6 +2646,7 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.arguments, "arguments")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2525,6 +2670,9 @@ extension BetaResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallCompleted`.
         ///
@@ -2549,7 +2697,7 @@ extension BetaResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2561,20 +2709,22 @@ extension BetaResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call.completed", "type")
             try writer.encodeIfPresent(self.agent, "agent")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

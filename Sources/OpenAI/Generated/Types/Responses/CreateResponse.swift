@@ -202,6 +202,9 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateResponse`.
     ///
@@ -304,7 +307,7 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -341,14 +344,15 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         self.conversation = try reader.optional(ConversationParam.self, "conversation")
         self.contextManagement = try reader.optional([ContextManagementParam].self, "context_management")
         self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
         try writer.encodeIfPresent(self.temperature, "temperature")
@@ -380,5 +384,6 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.conversation, "conversation")
         try writer.encodeIfPresent(self.contextManagement, "context_management")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -26,6 +26,9 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
     public var value: BetaComparisonFilter.Value
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComparisonFilter`.
     ///
@@ -44,7 +47,7 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -53,17 +56,19 @@ public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationR
         self.type = try reader.required(BetaComparisonFilter.TypeValue.self, "type")
         self.key = try reader.required(Swift.String.self, "key")
         self.value = try reader.required(BetaComparisonFilter.Value.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.key, "key")
         try writer.encode(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
@@ -230,6 +235,9 @@ public struct BetaCompoundFilter: Codable, Equatable, Sendable, SpecDeviationRep
     public var filters: [BetaCompoundFilter.Filter]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCompoundFilter`.
     ///
@@ -245,7 +253,7 @@ public struct BetaCompoundFilter: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaCompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -253,16 +261,18 @@ public struct BetaCompoundFilter: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(BetaCompoundFilter.TypeValue.self, "type")
         self.filters = try reader.required([BetaCompoundFilter.Filter].self, "filters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.filters, "filters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Type of operation: `and` or `or`.
@@ -420,6 +430,9 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerCallOutputItemParam`.
     ///
@@ -447,7 +460,7 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `BetaComputerCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -460,14 +473,15 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
         self.output = try reader.required(BetaComputerScreenshotImage.self, "output")
         self.acknowledgedSafetyChecks = try reader.optional([BetaComputerCallSafetyCheckParam].self, "acknowledged_safety_checks")
         self.status = try reader.optional(BetaFunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -475,6 +489,7 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -510,6 +525,9 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, Sp
     public var message: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerCallSafetyCheckParam`.
     ///
@@ -528,7 +546,7 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `BetaComputerCallSafetyCheckParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -537,17 +555,19 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, Sp
         self.id = try reader.required(Swift.String.self, "id")
         self.code = try reader.optional(Swift.String.self, "code")
         self.message = try reader.optional(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.code, "code")
         try writer.encodeIfPresent(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -591,6 +611,9 @@ public struct BetaComputerScreenshotContent: Codable, Equatable, Sendable, SpecD
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerScreenshotContent`.
     ///
@@ -612,7 +635,7 @@ public struct BetaComputerScreenshotContent: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `BetaComputerScreenshotContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -623,19 +646,21 @@ public struct BetaComputerScreenshotContent: Codable, Equatable, Sendable, SpecD
         self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.detail = try reader.required(BetaImageDetail.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_screenshot", "type")
         try writer.encode(self.imageURL, "image_url")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -649,6 +674,9 @@ public struct BetaComputerScreenshotImage: Codable, Equatable, Sendable, SpecDev
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerScreenshotImage`.
     ///
@@ -664,7 +692,7 @@ public struct BetaComputerScreenshotImage: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaComputerScreenshotImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -673,17 +701,19 @@ public struct BetaComputerScreenshotImage: Codable, Equatable, Sendable, SpecDev
         try reader.constant("type", is: "computer_screenshot", required: true)
         self.imageURL = try reader.optional(Swift.String.self, "image_url")
         self.fileID = try reader.optional(Swift.String.self, "file_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_screenshot", "type")
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -693,28 +723,33 @@ public struct BetaComputerScreenshotImage: Codable, Equatable, Sendable, SpecDev
 public struct BetaComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerTool`.
     public init() {
     }
 
     /// Decodes `BetaComputerTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "computer", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -740,6 +775,9 @@ public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationR
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerToolCall`.
     ///
@@ -770,7 +808,7 @@ public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaComputerToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -784,14 +822,15 @@ public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationR
         self.actions = try reader.optional(BetaComputerActionList.self, "actions")
         self.pendingSafetyChecks = try reader.required([BetaComputerCallSafetyCheckParam].self, "pending_safety_checks")
         self.status = try reader.required(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -800,6 +839,7 @@ public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.actions, "actions")
         try writer.encode(self.pendingSafetyChecks, "pending_safety_checks")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -823,6 +863,9 @@ public struct BetaComputerToolCallOutput: Codable, Equatable, Sendable, SpecDevi
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerToolCallOutput`.
     ///
@@ -850,7 +893,7 @@ public struct BetaComputerToolCallOutput: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaComputerToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -863,14 +906,15 @@ public struct BetaComputerToolCallOutput: Codable, Equatable, Sendable, SpecDevi
         self.acknowledgedSafetyChecks = try reader.optional([BetaComputerCallSafetyCheckParam].self, "acknowledged_safety_checks")
         self.output = try reader.required(BetaComputerScreenshotImage.self, "output")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -878,6 +922,7 @@ public struct BetaComputerToolCallOutput: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.acknowledgedSafetyChecks, "acknowledged_safety_checks")
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -901,6 +946,9 @@ public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, 
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerToolCallOutputResource`.
     ///
@@ -931,7 +979,7 @@ public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `BetaComputerToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -945,14 +993,15 @@ public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, 
         self.output = try reader.required(BetaComputerScreenshotImage.self, "output")
         self.status = try reader.required(BetaComputerCallOutputStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -961,6 +1010,7 @@ public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, 
         try writer.encode(self.output, "output")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -976,6 +1026,9 @@ public struct BetaComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDevi
     public var displayHeight: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaComputerUsePreviewTool`.
     ///
@@ -994,7 +1047,7 @@ public struct BetaComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaComputerUsePreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1004,18 +1057,20 @@ public struct BetaComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDevi
         self.environment = try reader.required(BetaComputerEnvironment.self, "environment")
         self.displayWidth = try reader.required(Swift.Int.self, "display_width")
         self.displayHeight = try reader.required(Swift.Int.self, "display_height")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_use_preview", "type")
         try writer.encode(self.environment, "environment")
         try writer.encode(self.displayWidth, "display_width")
         try writer.encode(self.displayHeight, "display_height")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1035,6 +1090,9 @@ public struct BetaContainerAutoParam: Codable, Equatable, Sendable, SpecDeviatio
     public var skills: [BetaContainerAutoParam.Skill]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerAutoParam`.
     ///
@@ -1056,7 +1114,7 @@ public struct BetaContainerAutoParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaContainerAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1067,19 +1125,21 @@ public struct BetaContainerAutoParam: Codable, Equatable, Sendable, SpecDeviatio
         self.memoryLimit = try reader.optional(BetaContainerMemoryLimit.self, "memory_limit")
         self.networkPolicy = try reader.optional(BetaContainerAutoParam.NetworkPolicy.self, "network_policy")
         self.skills = try reader.optional([BetaContainerAutoParam.Skill].self, "skills")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_auto", "type")
         try writer.encodeIfPresent(self.fileIDs, "file_ids")
         try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
         try writer.encodeIfPresent(self.networkPolicy, "network_policy")
         try writer.encodeIfPresent(self.skills, "skills")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Network access policy for the container.
@@ -1175,6 +1235,9 @@ public struct BetaContainerFileCitationBody: Codable, Equatable, Sendable, SpecD
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerFileCitationBody`.
     ///
@@ -1199,7 +1262,7 @@ public struct BetaContainerFileCitationBody: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `BetaContainerFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1211,20 +1274,22 @@ public struct BetaContainerFileCitationBody: Codable, Equatable, Sendable, SpecD
         self.startIndex = try reader.required(Swift.Int.self, "start_index")
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_file_citation", "type")
         try writer.encode(self.containerID, "container_id")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1246,6 +1311,9 @@ public struct BetaContainerFileCitationParam: Codable, Equatable, Sendable, Spec
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerFileCitationParam`.
     ///
@@ -1270,7 +1338,7 @@ public struct BetaContainerFileCitationParam: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1282,20 +1350,22 @@ public struct BetaContainerFileCitationParam: Codable, Equatable, Sendable, Spec
         self.containerID = try reader.required(Swift.String.self, "container_id")
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_file_citation", "type")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.containerID, "container_id")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1334,6 +1404,9 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Send
     public var domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerNetworkPolicyAllowlistParam`.
     ///
@@ -1349,7 +1422,7 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Send
     }
 
     /// Decodes `BetaContainerNetworkPolicyAllowlistParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1358,17 +1431,19 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Send
         try reader.constant("type", is: "allowlist", required: true)
         self.allowedDomains = try reader.required([Swift.String].self, "allowed_domains")
         self.domainSecrets = try reader.optional([BetaContainerNetworkPolicyDomainSecretParam].self, "domain_secrets")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("allowlist", "type")
         try writer.encode(self.allowedDomains, "allowed_domains")
         try writer.encodeIfPresent(self.domainSecrets, "domain_secrets")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1376,28 +1451,33 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Send
 public struct BetaContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerNetworkPolicyDisabledParam`.
     public init() {
     }
 
     /// Decodes `BetaContainerNetworkPolicyDisabledParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "disabled", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("disabled", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1417,6 +1497,9 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, S
     public var value: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerNetworkPolicyDomainSecretParam`.
     ///
@@ -1435,7 +1518,7 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, S
     }
 
     /// Decodes `BetaContainerNetworkPolicyDomainSecretParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1444,17 +1527,19 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, S
         self.domain = try reader.required(Swift.String.self, "domain")
         self.name = try reader.required(Swift.String.self, "name")
         self.value = try reader.required(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.domain, "domain")
         try writer.encode(self.name, "name")
         try writer.encode(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
@@ -1466,6 +1551,7 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, S
                 ("name", self.name as Any),
                 ("value", Redaction.placeholder),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 }
@@ -1476,6 +1562,9 @@ public struct BetaContainerReferenceParam: Codable, Equatable, Sendable, SpecDev
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerReferenceParam`.
     ///
@@ -1486,7 +1575,7 @@ public struct BetaContainerReferenceParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaContainerReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1494,16 +1583,18 @@ public struct BetaContainerReferenceParam: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "container_reference", required: true)
         self.containerID = try reader.required(Swift.String.self, "container_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_reference", "type")
         try writer.encode(self.containerID, "container_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1514,6 +1605,9 @@ public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, Spec
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContainerReferenceResource`.
     public init(containerID: Swift.String) {
@@ -1521,7 +1615,7 @@ public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaContainerReferenceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1529,16 +1623,18 @@ public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, Spec
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "container_reference", required: true)
         self.containerID = try reader.required(Swift.String.self, "container_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_reference", "type")
         try writer.encode(self.containerID, "container_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1591,6 +1687,9 @@ public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDevi
     public var compactThreshold: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaContextManagementParam`.
     ///
@@ -1606,7 +1705,7 @@ public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaContextManagementParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1614,16 +1713,18 @@ public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDevi
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(Swift.String.self, "type")
         self.compactThreshold = try reader.optional(Swift.Int.self, "compact_threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.compactThreshold, "compact_threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1679,6 +1780,9 @@ public struct BetaConversationParam2: Codable, Equatable, Sendable, SpecDeviatio
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaConversationParam2`.
     ///
@@ -1689,22 +1793,24 @@ public struct BetaConversationParam2: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaConversationParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1718,6 +1824,9 @@ public struct BetaCoordParam: Codable, Equatable, Sendable, SpecDeviationReporti
     public var y: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCoordParam`.
     ///
@@ -1733,7 +1842,7 @@ public struct BetaCoordParam: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `BetaCoordParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1741,16 +1850,18 @@ public struct BetaCoordParam: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1821,6 +1932,9 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCreateModelResponseProperties`.
     ///
@@ -1857,7 +1971,7 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `BetaCreateModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1872,14 +1986,15 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
         self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
         self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
         self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, "prompt_cache_options")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
         try writer.encodeIfPresent(self.temperature, "temperature")
@@ -1889,6 +2004,7 @@ public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, S
         try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
         try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
         try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1902,6 +2018,9 @@ public struct BetaCustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDe
     public var definition: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCustomGrammarFormatParam`.
     ///
@@ -1917,7 +2036,7 @@ public struct BetaCustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `BetaCustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1926,17 +2045,19 @@ public struct BetaCustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDe
         try reader.constant("type", is: "grammar", required: true)
         self.syntax = try reader.required(BetaGrammarSyntax1.self, "syntax")
         self.definition = try reader.required(Swift.String.self, "definition")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("grammar", "type")
         try writer.encode(self.syntax, "syntax")
         try writer.encode(self.definition, "definition")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1946,28 +2067,33 @@ public struct BetaCustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDe
 public struct BetaCustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCustomTextFormatParam`.
     public init() {
     }
 
     /// Decodes `BetaCustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1991,6 +2117,9 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCustomToolCall`.
     ///
@@ -2021,7 +2150,7 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2035,14 +2164,15 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         self.namespace = try reader.optional(Swift.String.self, "namespace")
         self.name = try reader.required(Swift.String.self, "name")
         self.input = try reader.required(Swift.String.self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -2051,6 +2181,7 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.namespace, "namespace")
         try writer.encode(self.name, "name")
         try writer.encode(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2071,6 +2202,9 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     public var output: BetaCustomToolCallOutput.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCustomToolCallOutput`.
     ///
@@ -2095,7 +2229,7 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaCustomToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2107,20 +2241,22 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
         self.output = try reader.required(BetaCustomToolCallOutput.Output.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2190,6 +2326,9 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCustomToolCallOutputResource`.
     ///
@@ -2220,7 +2359,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `BetaCustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2234,14 +2373,15 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
         self.output = try reader.required(BetaCustomToolCallOutputResource.Output.self, "output")
         self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -2250,6 +2390,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
         try writer.encode(self.output, "output")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2322,6 +2463,9 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCustomToolCallResource`.
     ///
@@ -2358,7 +2502,7 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaCustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2374,14 +2518,15 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
         self.input = try reader.required(Swift.String.self, "input")
         self.status = try reader.required(BetaFunctionCallStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -2392,6 +2537,7 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.input, "input")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2413,6 +2559,9 @@ public struct BetaCustomToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCustomToolParam`.
     ///
@@ -2437,7 +2586,7 @@ public struct BetaCustomToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaCustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2449,20 +2598,22 @@ public struct BetaCustomToolParam: Codable, Equatable, Sendable, SpecDeviationRe
         self.format = try reader.optional(BetaCustomToolParam.Format.self, "format")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
         self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.format, "format")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The input format for the custom tool. Default is unconstrained text.
@@ -2532,28 +2683,33 @@ public struct BetaDetailEnum: OpenEnum {
 public struct BetaDirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaDirectToolCallCaller`.
     public init() {
     }
 
     /// Decodes `BetaDirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "direct", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("direct", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2561,28 +2717,33 @@ public struct BetaDirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviat
 public struct BetaDirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaDirectToolCallCallerParam`.
     public init() {
     }
 
     /// Decodes `BetaDirectToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "direct", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("direct", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2598,6 +2759,9 @@ public struct BetaDoubleClickAction: Codable, Equatable, Sendable, SpecDeviation
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaDoubleClickAction`.
     ///
@@ -2616,7 +2780,7 @@ public struct BetaDoubleClickAction: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaDoubleClickAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2626,18 +2790,20 @@ public struct BetaDoubleClickAction: Codable, Equatable, Sendable, SpecDeviation
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("double_click", "type")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encode(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2657,6 +2823,9 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaDragParam`.
     ///
@@ -2672,7 +2841,7 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `BetaDragParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2681,17 +2850,19 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
         try reader.constant("type", is: "drag", required: true)
         self.path = try reader.required([BetaCoordParam].self, "path")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("drag", "type")
         try writer.encode(self.path, "path")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2715,6 +2886,9 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     public var phase: BetaMessagePhase?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaEasyInputMessage`.
     ///
@@ -2733,7 +2907,7 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaEasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2743,18 +2917,20 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
         self.role = try reader.required(BetaEasyInputMessage.Role.self, "role")
         self.content = try reader.required(BetaEasyInputMessage.Content.self, "content")
         self.phase = try reader.optional(BetaMessagePhase.self, "phase")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode(self.role, "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.phase, "phase")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the message input. One of `user`, `assistant`, `system`, or
@@ -2829,7 +3005,7 @@ public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaEmptyModelParam`.
-public typealias BetaEmptyModelParam = [Swift.String: JSONValue]
+public typealias BetaEmptyModelParam = JSONObject
 
 /// Opaque encrypted content that Responses API decrypts inside trusted model execution.
 ///
@@ -2839,6 +3015,9 @@ public struct BetaEncryptedContent: Codable, Equatable, Sendable, SpecDeviationR
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaEncryptedContent`.
     ///
@@ -2849,7 +3028,7 @@ public struct BetaEncryptedContent: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaEncryptedContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2857,16 +3036,18 @@ public struct BetaEncryptedContent: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "encrypted_content", required: true)
         self.encryptedContent = try reader.required(Swift.String.self, "encrypted_content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("encrypted_content", "type")
         try writer.encode(self.encryptedContent, "encrypted_content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2880,6 +3061,9 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaEncryptedContentParam`.
     ///
@@ -2890,7 +3074,7 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaEncryptedContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2898,16 +3082,18 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "encrypted_content", required: true)
         self.encryptedContent = try reader.required(Swift.String.self, "encrypted_content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("encrypted_content", "type")
         try writer.encode(self.encryptedContent, "encrypted_content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2919,6 +3105,9 @@ public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var type: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaError`.
     public init(
@@ -2934,7 +3123,7 @@ public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `BetaError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2944,18 +3133,20 @@ public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.message = try reader.required(Swift.String.self, "message")
         self.param = try reader.optional(Swift.String.self, "param")
         self.type = try reader.required(Swift.String.self, "type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
         try writer.encode(self.param, "param")
         try writer.encode(self.type, "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2975,6 +3166,9 @@ public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationRepor
     public var headers: [Swift.String: Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaErrorPayload`.
     ///
@@ -2999,7 +3193,7 @@ public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `BetaErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3010,19 +3204,21 @@ public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationRepor
         self.message = try reader.required(Swift.String.self, "message")
         self.param = try reader.optional(Swift.String.self, "param")
         self.headers = try reader.optional([Swift.String: Swift.String].self, "headers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
         try writer.encode(self.param, "param")
         try writer.encodeIfPresent(self.headers, "headers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3038,6 +3234,9 @@ public struct BetaFileCitationBody: Codable, Equatable, Sendable, SpecDeviationR
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFileCitationBody`.
     ///
@@ -3056,7 +3255,7 @@ public struct BetaFileCitationBody: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3066,18 +3265,20 @@ public struct BetaFileCitationBody: Codable, Equatable, Sendable, SpecDeviationR
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.index = try reader.required(Swift.Int.self, "index")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_citation", "type")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.index, "index")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3093,6 +3294,9 @@ public struct BetaFileCitationParam: Codable, Equatable, Sendable, SpecDeviation
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFileCitationParam`.
     ///
@@ -3111,7 +3315,7 @@ public struct BetaFileCitationParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3121,18 +3325,20 @@ public struct BetaFileCitationParam: Codable, Equatable, Sendable, SpecDeviation
         self.index = try reader.required(Swift.Int.self, "index")
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_citation", "type")
         try writer.encode(self.index, "index")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3186,6 +3392,9 @@ public struct BetaFilePath: Codable, Equatable, Sendable, SpecDeviationReporting
     public var index: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFilePath`.
     ///
@@ -3201,7 +3410,7 @@ public struct BetaFilePath: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `BetaFilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3210,17 +3419,19 @@ public struct BetaFilePath: Codable, Equatable, Sendable, SpecDeviationReporting
         try reader.constant("type", is: "file_path", required: true)
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.index = try reader.required(Swift.Int.self, "index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_path", "type")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.index, "index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3238,6 +3449,9 @@ public struct BetaFileSearchTool: Codable, Equatable, Sendable, SpecDeviationRep
     public var filters: BetaFilters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFileSearchTool`.
     ///
@@ -3259,7 +3473,7 @@ public struct BetaFileSearchTool: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaFileSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3270,19 +3484,21 @@ public struct BetaFileSearchTool: Codable, Equatable, Sendable, SpecDeviationRep
         self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
         self.rankingOptions = try reader.optional(BetaRankingOptions.self, "ranking_options")
         self.filters = try reader.optional(BetaFilters.self, "filters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search", "type")
         try writer.encode(self.vectorStoreIDs, "vector_store_ids")
         try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
         try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
         try writer.encodeIfPresent(self.filters, "filters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3304,6 +3520,9 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     public var results: [BetaFileSearchToolCall.ResultValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFileSearchToolCall`.
     ///
@@ -3328,7 +3547,7 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaFileSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3340,20 +3559,22 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         self.status = try reader.required(BetaFileSearchToolCall.Status.self, "status")
         self.queries = try reader.required([Swift.String].self, "queries")
         self.results = try reader.optional([BetaFileSearchToolCall.ResultValue].self, "results")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encode(self.queries, "queries")
         try writer.encodeIfPresent(self.results, "results")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the file search tool call. One of `in_progress`,
@@ -3403,6 +3624,9 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         public var score: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResultValue`.
         ///
@@ -3427,7 +3651,7 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         }
 
         /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3438,19 +3662,21 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
             self.filename = try reader.optional(Swift.String.self, "filename")
             self.attributes = try reader.optional(BetaVectorStoreFileAttributes.self, "attributes")
             self.score = try reader.optional(Swift.Double.self, "score")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encodeIfPresent(self.text, "text")
             try writer.encodeIfPresent(self.filename, "filename")
             try writer.encodeIfPresent(self.attributes, "attributes")
             try writer.encodeIfPresent(self.score, "score")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

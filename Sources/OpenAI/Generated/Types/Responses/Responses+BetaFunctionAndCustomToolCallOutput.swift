@@ -94,6 +94,9 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionCallOutputItemParam`.
     ///
@@ -127,7 +130,7 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `BetaFunctionCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -142,14 +145,15 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
         self.namespace = try reader.optional(Swift.String.self, "namespace")
         self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
         self.status = try reader.optional(BetaFunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -159,6 +163,7 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.namespace, "namespace")
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Text, image, or file output of the function tool call.
@@ -300,6 +305,9 @@ public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviati
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellAction`.
     ///
@@ -318,7 +326,7 @@ public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaFunctionShellAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -327,17 +335,19 @@ public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviati
         self.commands = try reader.required([Swift.String].self, "commands")
         self.timeoutMs = try reader.optional(Swift.Int.self, "timeout_ms")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.commands, "commands")
         try writer.encode(self.timeoutMs, "timeout_ms")
         try writer.encode(self.maxOutputLength, "max_output_length")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -353,6 +363,9 @@ public struct BetaFunctionShellActionParam: Codable, Equatable, Sendable, SpecDe
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellActionParam`.
     ///
@@ -371,7 +384,7 @@ public struct BetaFunctionShellActionParam: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `BetaFunctionShellActionParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -380,17 +393,19 @@ public struct BetaFunctionShellActionParam: Codable, Equatable, Sendable, SpecDe
         self.commands = try reader.required([Swift.String].self, "commands")
         self.timeoutMs = try reader.optional(Swift.Int.self, "timeout_ms")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.commands, "commands")
         try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
         try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -415,6 +430,9 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCall`.
     ///
@@ -448,7 +466,7 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaFunctionShellCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -463,14 +481,15 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
         self.status = try reader.required(BetaFunctionShellCallStatus.self, "status")
         self.environment = try reader.optional(BetaFunctionShellCall.Environment.self, "environment")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -480,6 +499,7 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.status, "status")
         try writer.encode(self.environment, "environment")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -542,6 +562,9 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
     public var environment: BetaFunctionShellCallItemParam.Environment?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallItemParam`.
     ///
@@ -572,7 +595,7 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaFunctionShellCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -586,14 +609,15 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
         self.action = try reader.required(BetaFunctionShellActionParam.self, "action")
         self.status = try reader.optional(BetaFunctionShellCallItemStatus.self, "status")
         self.environment = try reader.optional(BetaFunctionShellCallItemParam.Environment.self, "environment")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -602,6 +626,7 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
         try writer.encode(self.action, "action")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.environment, "environment")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The environment to execute the shell commands in.
@@ -688,6 +713,9 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutput`.
     ///
@@ -721,7 +749,7 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaFunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -736,14 +764,15 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
         self.output = try reader.required([BetaFunctionShellCallOutputContent].self, "output")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -753,6 +782,7 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.output, "output")
         try writer.encode(self.maxOutputLength, "max_output_length")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -770,6 +800,9 @@ public struct BetaFunctionShellCallOutputContent: Codable, Equatable, Sendable, 
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutputContent`.
     ///
@@ -791,7 +824,7 @@ public struct BetaFunctionShellCallOutputContent: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `BetaFunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -801,18 +834,20 @@ public struct BetaFunctionShellCallOutputContent: Codable, Equatable, Sendable, 
         self.stderr = try reader.required(Swift.String.self, "stderr")
         self.outcome = try reader.required(BetaFunctionShellCallOutputContent.Outcome.self, "outcome")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.stdout, "stdout")
         try writer.encode(self.stderr, "stderr")
         try writer.encode(self.outcome, "outcome")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
@@ -871,6 +906,9 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Senda
     public var outcome: BetaFunctionShellCallOutputOutcomeParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutputContentParam`.
     ///
@@ -889,7 +927,7 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Senda
     }
 
     /// Decodes `BetaFunctionShellCallOutputContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -898,17 +936,19 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Senda
         self.stdout = try reader.required(Swift.String.self, "stdout")
         self.stderr = try reader.required(Swift.String.self, "stderr")
         self.outcome = try reader.required(BetaFunctionShellCallOutputOutcomeParam.self, "outcome")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.stdout, "stdout")
         try writer.encode(self.stderr, "stderr")
         try writer.encode(self.outcome, "outcome")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -920,6 +960,9 @@ public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendab
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
     ///
@@ -930,7 +973,7 @@ public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -938,16 +981,18 @@ public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendab
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "exit", required: true)
         self.exitCode = try reader.required(Swift.Int.self, "exit_code")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("exit", "type")
         try writer.encode(self.exitCode, "exit_code")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -959,6 +1004,9 @@ public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Equatable, S
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutputExitOutcomeParam`.
     ///
@@ -969,7 +1017,7 @@ public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Equatable, S
     }
 
     /// Decodes `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -977,16 +1025,18 @@ public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Equatable, S
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "exit", required: true)
         self.exitCode = try reader.required(Swift.Int.self, "exit_code")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("exit", "type")
         try writer.encode(self.exitCode, "exit_code")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1012,6 +1062,9 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutputItemParam`.
     ///
@@ -1042,7 +1095,7 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable
     }
 
     /// Decodes `BetaFunctionShellCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1056,14 +1109,15 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable
         self.output = try reader.required([BetaFunctionShellCallOutputContentParam].self, "output")
         self.status = try reader.optional(BetaFunctionShellCallItemStatus.self, "status")
         self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -1072,6 +1126,7 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1140,28 +1195,33 @@ public struct BetaFunctionShellCallOutputStatusEnum: OpenEnum {
 public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcome`.
     public init() {
     }
 
     /// Decodes `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "timeout", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("timeout", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1171,28 +1231,33 @@ public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sen
 public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
     public init() {
     }
 
     /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "timeout", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("timeout", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1227,6 +1292,9 @@ public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDevi
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionShellToolParam`.
     ///
@@ -1242,7 +1310,7 @@ public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaFunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1251,17 +1319,19 @@ public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDevi
         try reader.constant("type", is: "shell", required: true)
         self.environment = try reader.optional(BetaFunctionShellToolParam.Environment.self, "environment")
         self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell", "type")
         try writer.encodeIfPresent(self.environment, "environment")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -1316,9 +1386,9 @@ public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationRepor
     /// A description of the function. Used by the model to determine whether or not to call the function.
     public var description: Swift.String?
     /// A JSON schema object describing the parameters of the function.
-    public var parameters: [Swift.String: JSONValue]?
+    public var parameters: JSONObject?
     /// A JSON schema object describing the JSON value encoded in string outputs for this function.
-    public var outputSchema: [Swift.String: JSONValue]?
+    public var outputSchema: JSONObject?
     /// Whether strict parameter validation is enforced for this function tool.
     public var strict: Swift.Bool?
     /// Whether this function is deferred and loaded via tool search.
@@ -1327,6 +1397,9 @@ public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationRepor
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionTool`.
     ///
@@ -1341,8 +1414,8 @@ public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationRepor
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
-        parameters: [Swift.String: JSONValue]? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
+        parameters: JSONObject? = nil,
+        outputSchema: JSONObject? = nil,
         strict: Swift.Bool? = nil,
         deferLoading: Swift.Bool? = nil,
         allowedCallers: [BetaCallableToolAllowedCaller]? = nil
@@ -1357,7 +1430,7 @@ public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `BetaFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1366,19 +1439,20 @@ public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationRepor
         try reader.constant("type", is: "function", required: true)
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional([Swift.String: JSONValue].self, "parameters")
-        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
+        self.parameters = try reader.optional(JSONObject.self, "parameters")
+        self.outputSchema = try reader.optional(JSONObject.self, "output_schema")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
         self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
@@ -1387,6 +1461,7 @@ public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.strict, "strict")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1414,6 +1489,9 @@ public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationR
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionToolCall`.
     ///
@@ -1447,7 +1525,7 @@ public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaFunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1462,14 +1540,15 @@ public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationR
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -1479,6 +1558,7 @@ public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1507,6 +1587,9 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionToolCallOutput`.
     ///
@@ -1540,7 +1623,7 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaFunctionToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1555,14 +1638,15 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
         self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
         self.output = try reader.required(BetaFunctionToolCallOutput.Output.self, "output")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -1572,6 +1656,7 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the function call generated by your code.
@@ -1643,6 +1728,9 @@ public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, 
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionToolCallOutputResource`.
     ///
@@ -1679,7 +1767,7 @@ public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `BetaFunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1695,14 +1783,15 @@ public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, 
         self.output = try reader.required(BetaFunctionToolCallOutputResource.Output.self, "output")
         self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -1713,6 +1802,7 @@ public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, 
         try writer.encode(self.output, "output")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the function call generated by your code.
@@ -1783,6 +1873,9 @@ public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDe
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionToolCallResource`.
     ///
@@ -1819,7 +1912,7 @@ public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `BetaFunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1835,14 +1928,15 @@ public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDe
         self.arguments = try reader.required(Swift.String.self, "arguments")
         self.status = try reader.required(BetaFunctionCallStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -1853,6 +1947,7 @@ public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.arguments, "arguments")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1865,7 +1960,7 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
     /// Whether to enforce strict parameter validation. If omitted, Responses attempts to use strict validation when the schema is compatible, and falls back to non-strict validation otherwise.
     public var strict: Swift.Bool?
     /// A JSON Schema describing the JSON value encoded in string outputs for this function tool. This does not describe content-array outputs.
-    public var outputSchema: [Swift.String: JSONValue]?
+    public var outputSchema: JSONObject?
     /// Whether this function should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
     /// The tool invocation context(s).
@@ -1874,6 +1969,9 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaFunctionToolParam`.
     ///
@@ -1890,7 +1988,7 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
         description: Swift.String? = nil,
         parameters: BetaEmptyModelParam? = nil,
         strict: Swift.Bool? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
+        outputSchema: JSONObject? = nil,
         deferLoading: Swift.Bool? = nil,
         allowedCallers: [BetaCallableToolAllowedCaller]? = nil
     ) {
@@ -1904,7 +2002,7 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaFunctionToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1915,17 +2013,18 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
         self.description = try reader.optional(Swift.String.self, "description")
         self.parameters = try reader.optional(BetaEmptyModelParam.self, "parameters")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
+        self.outputSchema = try reader.optional(JSONObject.self, "output_schema")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
         self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
@@ -1934,6 +2033,7 @@ public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.outputSchema, "output_schema")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1960,6 +2060,9 @@ public struct BetaHTTPError: Codable, Equatable, Sendable, SpecDeviationReportin
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaHTTPError`.
     public init(
@@ -1971,7 +2074,7 @@ public struct BetaHTTPError: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `BetaHTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1980,17 +2083,19 @@ public struct BetaHTTPError: Codable, Equatable, Sendable, SpecDeviationReportin
         try reader.constant("type", is: "http_error", required: true)
         self.code = try reader.required(Swift.Int.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("http_error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2002,6 +2107,9 @@ public struct BetaHybridSearchOptions: Codable, Equatable, Sendable, SpecDeviati
     public var textWeight: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaHybridSearchOptions`.
     ///
@@ -2017,7 +2125,7 @@ public struct BetaHybridSearchOptions: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaHybridSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2025,16 +2133,18 @@ public struct BetaHybridSearchOptions: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         self.embeddingWeight = try reader.required(Swift.Double.self, "embedding_weight")
         self.textWeight = try reader.required(Swift.Double.self, "text_weight")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.embeddingWeight, "embedding_weight")
         try writer.encode(self.textWeight, "text_weight")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2129,6 +2239,9 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     public var action: BetaImageGenActionEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaImageGenTool`.
     ///
@@ -2171,7 +2284,7 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `BetaImageGenTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2189,14 +2302,15 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
         self.inputImageMask = try reader.optional(BetaImageGenTool.InputImageMask.self, "input_image_mask")
         self.partialImages = try reader.optional(Swift.Int.self, "partial_images")
         self.action = try reader.optional(BetaImageGenActionEnum.self, "action")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_generation", "type")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.quality, "quality")
@@ -2209,6 +2323,7 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.inputImageMask, "input_image_mask")
         try writer.encodeIfPresent(self.partialImages, "partial_images")
         try writer.encodeIfPresent(self.action, "action")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2367,6 +2482,9 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputImageMask`.
         ///
@@ -2382,7 +2500,7 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
         }
 
         /// Decodes `InputImageMask` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2390,16 +2508,18 @@ public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationRepor
             var reader = try ObjectReader(decoder)
             self.imageURL = try reader.optional(Swift.String.self, "image_url")
             self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.imageURL, "image_url")
             try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2418,6 +2538,9 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
     public var result: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaImageGenToolCall`.
     ///
@@ -2439,7 +2562,7 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaImageGenToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2450,19 +2573,21 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
         self.id = try reader.required(Swift.String.self, "id")
         self.status = try reader.required(BetaImageGenToolCall.Status.self, "status")
         self.result = try reader.optional(Swift.String.self, "result")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_generation_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encode(self.result, "result")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the image generation call.
@@ -2562,6 +2687,9 @@ public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationR
     public var source: BetaInlineSkillSourceParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInlineSkillParam`.
     ///
@@ -2580,7 +2708,7 @@ public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaInlineSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2590,18 +2718,20 @@ public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationR
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
         self.source = try reader.required(BetaInlineSkillSourceParam.self, "source")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("inline", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
         try writer.encode(self.source, "source")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2615,6 +2745,9 @@ public struct BetaInlineSkillSourceParam: Codable, Equatable, Sendable, SpecDevi
     public var data: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInlineSkillSourceParam`.
     ///
@@ -2625,7 +2758,7 @@ public struct BetaInlineSkillSourceParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaInlineSkillSourceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2634,17 +2767,19 @@ public struct BetaInlineSkillSourceParam: Codable, Equatable, Sendable, SpecDevi
         try reader.constant("type", is: "base64", required: true)
         try reader.constant("media_type", is: "application/zip", required: true)
         self.data = try reader.required(Swift.String.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("base64", "type")
         try writer.encode("application/zip", "media_type")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2727,6 +2862,9 @@ public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationR
     public var detail: BetaFileInputDetail?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputFileContent`.
     ///
@@ -2754,7 +2892,7 @@ public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaInputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2767,14 +2905,15 @@ public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationR
         self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
         self.fileURL = try reader.optional(Swift.String.self, "file_url")
         self.detail = try reader.optional(BetaFileInputDetail.self, "detail")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_file", "type")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encodeIfPresent(self.filename, "filename")
@@ -2782,6 +2921,7 @@ public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encodeIfPresent(self.fileURL, "file_url")
         try writer.encodeIfPresent(self.detail, "detail")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2805,6 +2945,9 @@ public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDevia
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputFileContentParam`.
     ///
@@ -2832,7 +2975,7 @@ public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaInputFileContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2845,14 +2988,15 @@ public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDevia
         self.fileURL = try reader.optional(Swift.String.self, "file_url")
         self.detail = try reader.optional(BetaFileDetailEnum.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_file", "type")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encodeIfPresent(self.filename, "filename")
@@ -2860,6 +3004,7 @@ public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.fileURL, "file_url")
         try writer.encodeIfPresent(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2877,6 +3022,9 @@ public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviation
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputImageContent`.
     ///
@@ -2898,7 +3046,7 @@ public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaInputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2909,19 +3057,21 @@ public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviation
         self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.detail = try reader.required(BetaImageDetail.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_image", "type")
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encode(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2941,6 +3091,9 @@ public struct BetaInputImageContentParamAutoParam: Codable, Equatable, Sendable,
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputImageContentParamAutoParam`.
     ///
@@ -2962,7 +3115,7 @@ public struct BetaInputImageContentParamAutoParam: Codable, Equatable, Sendable,
     }
 
     /// Decodes `BetaInputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2973,19 +3126,21 @@ public struct BetaInputImageContentParamAutoParam: Codable, Equatable, Sendable,
         self.fileID = try reader.optional(Swift.String.self, "file_id")
         self.detail = try reader.optional(BetaDetailEnum.self, "detail")
         self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_image", "type")
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encodeIfPresent(self.detail, "detail")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3070,6 +3225,9 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     public var content: BetaInputMessageContentList
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputMessage`.
     ///
@@ -3091,7 +3249,7 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `BetaInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3102,19 +3260,21 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         self.role = try reader.required(BetaInputMessage.Role.self, "role")
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(BetaInputMessageContentList.self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.role, "role")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -3162,6 +3322,9 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputMessageResource`.
     ///
@@ -3186,7 +3349,7 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaInputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3198,20 +3361,22 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(BetaInputMessageContentList.self, "content")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.role, "role")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.content, "content")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -3297,6 +3462,9 @@ public struct BetaInputTextContent: Codable, Equatable, Sendable, SpecDeviationR
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputTextContent`.
     ///
@@ -3312,7 +3480,7 @@ public struct BetaInputTextContent: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaInputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3321,17 +3489,19 @@ public struct BetaInputTextContent: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("type", is: "input_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
         self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_text", "type")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3347,6 +3517,9 @@ public struct BetaInputTextContentParam: Codable, Equatable, Sendable, SpecDevia
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputTextContentParam`.
     ///
@@ -3362,7 +3535,7 @@ public struct BetaInputTextContentParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaInputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3371,16 +3544,18 @@ public struct BetaInputTextContentParam: Codable, Equatable, Sendable, SpecDevia
         try reader.constant("type", is: "input_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
         self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_text", "type")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

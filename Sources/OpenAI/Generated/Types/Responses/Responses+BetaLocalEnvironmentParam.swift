@@ -12,6 +12,9 @@ public struct BetaLocalEnvironmentParam: Codable, Equatable, Sendable, SpecDevia
     public var skills: [BetaLocalSkillParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLocalEnvironmentParam`.
     ///
@@ -22,7 +25,7 @@ public struct BetaLocalEnvironmentParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaLocalEnvironmentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -30,16 +33,18 @@ public struct BetaLocalEnvironmentParam: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "local", required: true)
         self.skills = try reader.optional([BetaLocalSkillParam].self, "skills")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local", "type")
         try writer.encodeIfPresent(self.skills, "skills")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -49,28 +54,33 @@ public struct BetaLocalEnvironmentParam: Codable, Equatable, Sendable, SpecDevia
 public struct BetaLocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLocalEnvironmentResource`.
     public init() {
     }
 
     /// Decodes `BetaLocalEnvironmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "local", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -90,6 +100,9 @@ public struct BetaLocalShellExecAction: Codable, Equatable, Sendable, SpecDeviat
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLocalShellExecAction`.
     ///
@@ -114,7 +127,7 @@ public struct BetaLocalShellExecAction: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaLocalShellExecAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -126,20 +139,22 @@ public struct BetaLocalShellExecAction: Codable, Equatable, Sendable, SpecDeviat
         self.workingDirectory = try reader.optional(Swift.String.self, "working_directory")
         self.env = try reader.required([Swift.String: Swift.String].self, "env")
         self.user = try reader.optional(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("exec", "type")
         try writer.encode(self.command, "command")
         try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
         try writer.encodeIfPresent(self.workingDirectory, "working_directory")
         try writer.encode(self.env, "env")
         try writer.encodeIfPresent(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -159,6 +174,9 @@ public struct BetaLocalShellToolCall: Codable, Equatable, Sendable, SpecDeviatio
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLocalShellToolCall`.
     ///
@@ -183,7 +201,7 @@ public struct BetaLocalShellToolCall: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaLocalShellToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -195,20 +213,22 @@ public struct BetaLocalShellToolCall: Codable, Equatable, Sendable, SpecDeviatio
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.action = try reader.required(BetaLocalShellExecAction.self, "action")
         self.status = try reader.required(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local_shell_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.action, "action")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -226,6 +246,9 @@ public struct BetaLocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDe
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLocalShellToolCallOutput`.
     ///
@@ -247,7 +270,7 @@ public struct BetaLocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `BetaLocalShellToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -258,19 +281,21 @@ public struct BetaLocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDe
         self.id = try reader.required(Swift.String.self, "id")
         self.output = try reader.required(Swift.String.self, "output")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local_shell_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -280,28 +305,33 @@ public struct BetaLocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDe
 public struct BetaLocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLocalShellToolParam`.
     public init() {
     }
 
     /// Decodes `BetaLocalShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "local_shell", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local_shell", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -315,6 +345,9 @@ public struct BetaLocalSkillParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLocalSkillParam`.
     ///
@@ -333,7 +366,7 @@ public struct BetaLocalSkillParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaLocalSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -342,17 +375,19 @@ public struct BetaLocalSkillParam: Codable, Equatable, Sendable, SpecDeviationRe
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
         self.path = try reader.required(Swift.String.self, "path")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
         try writer.encode(self.path, "path")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -366,6 +401,9 @@ public struct BetaLogProb: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var topLogprobs: [BetaTopLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaLogProb`.
     public init(
@@ -381,7 +419,7 @@ public struct BetaLogProb: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `BetaLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -391,18 +429,20 @@ public struct BetaLogProb: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.bytes = try reader.required([Swift.Int].self, "bytes")
         self.topLogprobs = try reader.required([BetaTopLogProb].self, "top_logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encode(self.bytes, "bytes")
         try writer.encode(self.topLogprobs, "top_logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -422,6 +462,9 @@ public struct BetaMCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviatio
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPApprovalRequest`.
     ///
@@ -446,7 +489,7 @@ public struct BetaMCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaMCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -458,20 +501,22 @@ public struct BetaMCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviatio
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_request", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -491,6 +536,9 @@ public struct BetaMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviati
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPApprovalResponse`.
     ///
@@ -515,7 +563,7 @@ public struct BetaMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaMCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -527,20 +575,22 @@ public struct BetaMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviati
         self.approvalRequestID = try reader.required(Swift.String.self, "approval_request_id")
         self.approve = try reader.required(Swift.Bool.self, "approve")
         self.reason = try reader.optional(Swift.String.self, "reason")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_response", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.approvalRequestID, "approval_request_id")
         try writer.encode(self.approve, "approve")
         try writer.encodeIfPresent(self.reason, "reason")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -560,6 +610,9 @@ public struct BetaMCPApprovalResponseResource: Codable, Equatable, Sendable, Spe
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPApprovalResponseResource`.
     ///
@@ -584,7 +637,7 @@ public struct BetaMCPApprovalResponseResource: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `BetaMCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -596,20 +649,22 @@ public struct BetaMCPApprovalResponseResource: Codable, Equatable, Sendable, Spe
         self.approvalRequestID = try reader.required(Swift.String.self, "approval_request_id")
         self.approve = try reader.required(Swift.Bool.self, "approve")
         self.reason = try reader.optional(Swift.String.self, "reason")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_approval_response", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.approvalRequestID, "approval_request_id")
         try writer.encode(self.approve, "approve")
         try writer.encodeIfPresent(self.reason, "reason")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -629,6 +684,9 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
     public var error: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPListTools`.
     ///
@@ -653,7 +711,7 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `BetaMCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -665,20 +723,22 @@ public struct BetaMCPListTools: Codable, Equatable, Sendable, SpecDeviationRepor
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.tools = try reader.required([BetaMCPListToolsTool].self, "tools")
         self.error = try reader.optional(Swift.String.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_list_tools", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encode(self.tools, "tools")
         try writer.encodeIfPresent(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -691,11 +751,14 @@ public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationR
     /// The description of the tool.
     public var description: Swift.String?
     /// The JSON schema describing the tool's input.
-    public var inputSchema: [Swift.String: JSONValue]
+    public var inputSchema: JSONObject
     /// Additional annotations about the tool.
-    public var annotations: [Swift.String: JSONValue]?
+    public var annotations: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPListToolsTool`.
     ///
@@ -706,9 +769,9 @@ public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationR
     ///   - annotations: Additional annotations about the tool.
     public init(
         name: Swift.String,
-        inputSchema: [Swift.String: JSONValue],
+        inputSchema: JSONObject,
         description: Swift.String? = nil,
-        annotations: [Swift.String: JSONValue]? = nil
+        annotations: JSONObject? = nil
     ) {
         self.name = name
         self.description = description
@@ -717,7 +780,7 @@ public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaMCPListToolsTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -725,20 +788,22 @@ public struct BetaMCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.optional(Swift.String.self, "description")
-        self.inputSchema = try reader.required([Swift.String: JSONValue].self, "input_schema")
-        self.annotations = try reader.optional([Swift.String: JSONValue].self, "annotations")
+        self.inputSchema = try reader.required(JSONObject.self, "input_schema")
+        self.annotations = try reader.optional(JSONObject.self, "annotations")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encode(self.inputSchema, "input_schema")
         try writer.encodeIfPresent(self.annotations, "annotations")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -748,6 +813,9 @@ public struct BetaMCPProtocolError: Codable, Equatable, Sendable, SpecDeviationR
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPProtocolError`.
     public init(
@@ -759,7 +827,7 @@ public struct BetaMCPProtocolError: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaMCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -768,17 +836,19 @@ public struct BetaMCPProtocolError: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("type", is: "mcp_protocol_error", required: true)
         self.code = try reader.required(Swift.Int.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_protocol_error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -833,6 +903,9 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var deferLoading: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPTool`.
     ///
@@ -875,7 +948,7 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `BetaMCPTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -893,14 +966,15 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
         self.requireApproval = try reader.optional(BetaMCPTool.RequireApproval.self, "require_approval")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp", "type")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encodeIfPresent(self.serverURL, "server_url")
@@ -913,6 +987,7 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
         try writer.encodeIfPresent(self.requireApproval, "require_approval")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Identifier for service connectors, like those available in ChatGPT. One of
@@ -1056,6 +1131,9 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
             public var never: BetaMCPToolFilter?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `MCPToolApprovalFilter`.
             ///
@@ -1071,7 +1149,7 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
             }
 
             /// Decodes `MCPToolApprovalFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1079,16 +1157,18 @@ public struct BetaMCPTool: Codable, Equatable, Sendable, SpecDeviationReporting 
                 var reader = try ObjectReader(decoder)
                 self.always = try reader.optional(BetaMCPToolFilter.self, "always")
                 self.never = try reader.optional(BetaMCPToolFilter.self, "never")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.always, "always")
                 try writer.encodeIfPresent(self.never, "never")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
 
@@ -1140,6 +1220,9 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
     public var approvalRequestID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPToolCall`.
     ///
@@ -1176,7 +1259,7 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `BetaMCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1192,14 +1275,15 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
         self.error = try reader.optional(BetaMCPToolCallError.self, "error")
         self.status = try reader.optional(BetaMCPToolCallStatus.self, "status")
         self.approvalRequestID = try reader.optional(Swift.String.self, "approval_request_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -1210,6 +1294,7 @@ public struct BetaMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.error, "error")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.approvalRequestID, "approval_request_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1286,6 +1371,9 @@ public struct BetaMCPToolExecutionError: Codable, Equatable, Sendable, SpecDevia
     public var content: JSONValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPToolExecutionError`.
     public init(content: JSONValue) {
@@ -1293,7 +1381,7 @@ public struct BetaMCPToolExecutionError: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaMCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1301,16 +1389,18 @@ public struct BetaMCPToolExecutionError: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "mcp_tool_execution_error", required: true)
         self.content = try reader.required(JSONValue.self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp_tool_execution_error", "type")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1326,6 +1416,9 @@ public struct BetaMCPToolFilter: Codable, Equatable, Sendable, SpecDeviationRepo
     public var readOnly: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMCPToolFilter`.
     ///
@@ -1341,7 +1434,7 @@ public struct BetaMCPToolFilter: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaMCPToolFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1349,16 +1442,18 @@ public struct BetaMCPToolFilter: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         self.toolNames = try reader.optional([Swift.String].self, "tool_names")
         self.readOnly = try reader.optional(Swift.Bool.self, "read_only")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.toolNames, "tool_names")
         try writer.encodeIfPresent(self.readOnly, "read_only")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1380,6 +1475,9 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var phase: BetaMessagePhase2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMessage`.
     ///
@@ -1407,7 +1505,7 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `BetaMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1420,14 +1518,15 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.role = try reader.required(BetaMessageRole.self, "role")
         self.content = try reader.required([BetaMessage.ContentItem].self, "content")
         self.phase = try reader.optional(BetaMessagePhase2.self, "phase")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -1435,6 +1534,7 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.role, "role")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.phase, "phase")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A content part that makes up an input or output item.
@@ -2574,6 +2674,9 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaModelResponseProperties`.
     ///
@@ -2607,7 +2710,7 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2621,14 +2724,15 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
         self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
         self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
         self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
         try writer.encodeIfPresent(self.temperature, "temperature")
@@ -2637,6 +2741,7 @@ public struct BetaModelResponseProperties: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
         try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
         try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2650,6 +2755,9 @@ public struct BetaModeration: Codable, Equatable, Sendable, SpecDeviationReporti
     public var output: BetaModeration.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaModeration`.
     ///
@@ -2665,7 +2773,7 @@ public struct BetaModeration: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `BetaModeration` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2673,16 +2781,18 @@ public struct BetaModeration: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         self.input = try reader.required(BetaModeration.Input.self, "input")
         self.output = try reader.required(BetaModeration.Output.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.input, "input")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Moderation for the response input.
@@ -2771,6 +2881,9 @@ public struct BetaModerationConfigParam: Codable, Equatable, Sendable, SpecDevia
     public var mode: BetaModerationMode
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaModerationConfigParam`.
     public init(mode: BetaModerationMode) {
@@ -2778,22 +2891,24 @@ public struct BetaModerationConfigParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaModerationConfigParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.mode = try reader.required(BetaModerationMode.self, "mode")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.mode, "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2807,6 +2922,9 @@ public struct BetaModerationErrorBody: Codable, Equatable, Sendable, SpecDeviati
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaModerationErrorBody`.
     ///
@@ -2822,7 +2940,7 @@ public struct BetaModerationErrorBody: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaModerationErrorBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2831,17 +2949,19 @@ public struct BetaModerationErrorBody: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "error", required: true)
         self.code = try reader.required(Swift.String.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 

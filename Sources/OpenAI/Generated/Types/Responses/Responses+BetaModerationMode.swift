@@ -31,6 +31,9 @@ public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var policy: BetaModerationPolicyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaModerationParam`.
     ///
@@ -46,7 +49,7 @@ public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaModerationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -54,16 +57,18 @@ public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         self.model = try reader.required(Swift.String.self, "model")
         self.policy = try reader.optional(BetaModerationPolicyParam.self, "policy")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.policy, "policy")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -77,6 +82,9 @@ public struct BetaModerationPolicyParam: Codable, Equatable, Sendable, SpecDevia
     public var output: BetaModerationConfigParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaModerationPolicyParam`.
     ///
@@ -92,7 +100,7 @@ public struct BetaModerationPolicyParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaModerationPolicyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -100,16 +108,18 @@ public struct BetaModerationPolicyParam: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         self.input = try reader.optional(BetaModerationConfigParam.self, "input")
         self.output = try reader.optional(BetaModerationConfigParam.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.input, "input")
         try writer.encodeIfPresent(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -129,6 +139,9 @@ public struct BetaModerationResultBody: Codable, Equatable, Sendable, SpecDeviat
     public var categoryAppliedInputTypes: [Swift.String: [BetaModerationInputType]]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaModerationResultBody`.
     ///
@@ -153,7 +166,7 @@ public struct BetaModerationResultBody: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaModerationResultBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -165,20 +178,22 @@ public struct BetaModerationResultBody: Codable, Equatable, Sendable, SpecDeviat
         self.categories = try reader.required([Swift.String: Swift.Bool].self, "categories")
         self.categoryScores = try reader.required([Swift.String: Swift.Double].self, "category_scores")
         self.categoryAppliedInputTypes = try reader.required([Swift.String: [BetaModerationInputType]].self, "category_applied_input_types")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("moderation_result", "type")
         try writer.encode(self.model, "model")
         try writer.encode(self.flagged, "flagged")
         try writer.encode(self.categories, "categories")
         try writer.encode(self.categoryScores, "category_scores")
         try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -194,6 +209,9 @@ public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReportin
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMoveParam`.
     ///
@@ -212,7 +230,7 @@ public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `BetaMoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -222,18 +240,20 @@ public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReportin
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("move", "type")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -309,6 +329,9 @@ public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMultiAgentCall`.
     ///
@@ -333,7 +356,7 @@ public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaMultiAgentCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -345,20 +368,22 @@ public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationRep
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.action = try reader.required(BetaMultiAgentAction.self, "action")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("multi_agent_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.action, "action")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -378,6 +403,9 @@ public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDev
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMultiAgentCallItemParam`.
     ///
@@ -402,7 +430,7 @@ public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaMultiAgentCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -414,20 +442,22 @@ public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDev
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.action = try reader.required(BetaMultiAgentAction1.self, "action")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("multi_agent_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.action, "action")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -445,6 +475,9 @@ public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviat
     public var output: [BetaOutputTextContent]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMultiAgentCallOutput`.
     ///
@@ -469,7 +502,7 @@ public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaMultiAgentCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -481,20 +514,22 @@ public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviat
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.action = try reader.required(BetaMultiAgentAction.self, "action")
         self.output = try reader.required([BetaOutputTextContent].self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("multi_agent_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.action, "action")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -514,6 +549,9 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, S
     public var output: [BetaOutputTextContentParam]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMultiAgentCallOutputItemParam`.
     ///
@@ -538,7 +576,7 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `BetaMultiAgentCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -550,20 +588,22 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, S
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.action = try reader.required(BetaMultiAgentAction1.self, "action")
         self.output = try reader.required([BetaOutputTextContentParam].self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("multi_agent_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.action, "action")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -580,6 +620,9 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var maxConcurrentSubagents: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaMultiAgentParam`.
     ///
@@ -595,7 +638,7 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaMultiAgentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -603,16 +646,18 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.required(Swift.Bool.self, "enabled")
         self.maxConcurrentSubagents = try reader.optional(Swift.Int.self, "max_concurrent_subagents")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.enabled, "enabled")
         try writer.encodeIfPresent(self.maxConcurrentSubagents, "max_concurrent_subagents")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -632,6 +677,9 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
     public var tools: [BetaNamespaceToolParam.Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaNamespaceToolParam`.
     ///
@@ -650,7 +698,7 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaNamespaceToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -660,18 +708,20 @@ public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviatio
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
         self.tools = try reader.required([BetaNamespaceToolParam.Tool].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("namespace", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A function or custom tool that belongs to a namespace.
@@ -957,6 +1007,9 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaOutputMessage`.
     ///
@@ -981,7 +1034,7 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaOutputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -994,14 +1047,15 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
         self.content = try reader.required([BetaOutputMessageContent].self, "content")
         self.phase = try reader.optional(BetaMessagePhase.self, "phase")
         self.status = try reader.required(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode("assistant", "role")
         try writer.encodeIfPresent(self.agent, "agent")
@@ -1009,6 +1063,7 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.phase, "phase")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1060,6 +1115,9 @@ public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviation
     public var logprobs: [BetaLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaOutputTextContent`.
     ///
@@ -1078,7 +1136,7 @@ public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaOutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1088,18 +1146,20 @@ public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviation
         self.text = try reader.required(Swift.String.self, "text")
         self.annotations = try reader.required([BetaAnnotation].self, "annotations")
         self.logprobs = try reader.required([BetaLogProb].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_text", "type")
         try writer.encode(self.text, "text")
         try writer.encode(self.annotations, "annotations")
         try writer.encode(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1113,6 +1173,9 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     public var annotations: [BetaOutputTextContentParam.Annotation]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaOutputTextContentParam`.
     ///
@@ -1128,7 +1191,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaOutputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1137,17 +1200,19 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
         try reader.constant("type", is: "output_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
         self.annotations = try reader.optional([BetaOutputTextContentParam.Annotation].self, "annotations")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_text", "type")
         try writer.encode(self.text, "text")
         try writer.encodeIfPresent(self.annotations, "annotations")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -1224,6 +1289,9 @@ public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaProgram`.
     ///
@@ -1248,7 +1316,7 @@ public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `BetaProgram` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1260,20 +1328,22 @@ public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.code = try reader.required(Swift.String.self, "code")
         self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.fingerprint, "fingerprint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1297,6 +1367,9 @@ public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationR
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaProgramItemParam`.
     ///
@@ -1321,7 +1394,7 @@ public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1333,19 +1406,21 @@ public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationR
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.code = try reader.required(Swift.String.self, "code")
         self.fingerprint = try reader.required(Swift.String.self, "fingerprint")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.fingerprint, "fingerprint")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -18,6 +18,9 @@ public struct BetaProgramOutput: Codable, Equatable, Sendable, SpecDeviationRepo
     public var status: BetaProgramOutputStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaProgramOutput`.
     ///
@@ -42,7 +45,7 @@ public struct BetaProgramOutput: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -54,20 +57,22 @@ public struct BetaProgramOutput: Codable, Equatable, Sendable, SpecDeviationRepo
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.result = try reader.required(Swift.String.self, "result")
         self.status = try reader.required(BetaProgramOutputStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.result, "result")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -89,6 +94,9 @@ public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDevi
     public var status: BetaProgramOutputItemStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaProgramOutputItemParam`.
     ///
@@ -113,7 +121,7 @@ public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaProgramOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -125,20 +133,22 @@ public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDevi
         self.callID = try reader.required(Swift.String.self, "call_id")
         self.result = try reader.required(Swift.String.self, "result")
         self.status = try reader.required(BetaProgramOutputItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
         try writer.encode(self.result, "result")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -182,6 +192,9 @@ public struct BetaProgramToolCallCaller: Codable, Equatable, Sendable, SpecDevia
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaProgramToolCallCaller`.
     ///
@@ -192,7 +205,7 @@ public struct BetaProgramToolCallCaller: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -200,16 +213,18 @@ public struct BetaProgramToolCallCaller: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "program", required: true)
         self.callerID = try reader.required(Swift.String.self, "caller_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encode(self.callerID, "caller_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -221,6 +236,9 @@ public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, Spec
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaProgramToolCallCallerParam`.
     ///
@@ -231,7 +249,7 @@ public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaProgramToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -239,16 +257,18 @@ public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, Spec
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "program", required: true)
         self.callerID = try reader.required(Swift.String.self, "caller_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("program", "type")
         try writer.encode(self.callerID, "caller_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -256,28 +276,33 @@ public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, Spec
 public struct BetaProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaProgrammaticToolCallingParam`.
     public init() {
     }
 
     /// Decodes `BetaProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "programmatic_tool_calling", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("programmatic_tool_calling", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -296,6 +321,9 @@ public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var variables: BetaResponsePromptVariables?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaPrompt`.
     ///
@@ -314,7 +342,7 @@ public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `BetaPrompt` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -323,17 +351,19 @@ public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.id = try reader.required(Swift.String.self, "id")
         self.version = try reader.optional(Swift.String.self, "version")
         self.variables = try reader.optional(BetaResponsePromptVariables.self, "variables")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.version, "version")
         try writer.encodeIfPresent(self.variables, "variables")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -343,28 +373,33 @@ public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
 public struct BetaPromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaPromptCacheBreakpointConfig`.
     public init() {
     }
 
     /// Decodes `BetaPromptCacheBreakpointConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("mode", is: "explicit", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("explicit", "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -374,28 +409,33 @@ public struct BetaPromptCacheBreakpointConfig: Codable, Equatable, Sendable, Spe
 public struct BetaPromptCacheBreakpointParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaPromptCacheBreakpointParam`.
     public init() {
     }
 
     /// Decodes `BetaPromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("mode", is: "explicit", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("explicit", "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -424,6 +464,9 @@ public struct BetaPromptCacheOptions: Codable, Equatable, Sendable, SpecDeviatio
     public var mode: BetaPromptCacheModeEnum
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaPromptCacheOptions`.
     ///
@@ -434,7 +477,7 @@ public struct BetaPromptCacheOptions: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaPromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -442,16 +485,18 @@ public struct BetaPromptCacheOptions: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         try reader.constant("ttl", is: "30m", required: true)
         self.mode = try reader.required(BetaPromptCacheModeEnum.self, "mode")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("30m", "ttl")
         try writer.encode(self.mode, "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -463,6 +508,9 @@ public struct BetaPromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDev
     public var mode: BetaPromptCacheModeEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaPromptCacheOptionsParam`.
     ///
@@ -473,7 +521,7 @@ public struct BetaPromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaPromptCacheOptionsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -481,16 +529,18 @@ public struct BetaPromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         try reader.constant("ttl", is: "30m", required: false)
         self.mode = try reader.optional(BetaPromptCacheModeEnum.self, "mode")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("30m", "ttl")
         try writer.encodeIfPresent(self.mode, "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -552,6 +602,9 @@ public struct BetaRankingOptions: Codable, Equatable, Sendable, SpecDeviationRep
     public var hybridSearch: BetaHybridSearchOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaRankingOptions`.
     ///
@@ -570,7 +623,7 @@ public struct BetaRankingOptions: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaRankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -579,17 +632,19 @@ public struct BetaRankingOptions: Codable, Equatable, Sendable, SpecDeviationRep
         self.ranker = try reader.optional(BetaRankerVersionType.self, "ranker")
         self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
         self.hybridSearch = try reader.optional(BetaHybridSearchOptions.self, "hybrid_search")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.ranker, "ranker")
         try writer.encodeIfPresent(self.scoreThreshold, "score_threshold")
         try writer.encodeIfPresent(self.hybridSearch, "hybrid_search")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -636,6 +691,9 @@ public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReportin
     public var generateSummary: BetaReasoning.GenerateSummary?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaReasoning`.
     ///
@@ -660,7 +718,7 @@ public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `BetaReasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -671,19 +729,21 @@ public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReportin
         self.summary = try reader.optional(BetaReasoning.Summary.self, "summary")
         self.context = try reader.optional(BetaReasoning.Context.self, "context")
         self.generateSummary = try reader.optional(BetaReasoning.GenerateSummary.self, "generate_summary")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.mode, "mode")
         try writer.encodeIfPresent(self.effort, "effort")
         try writer.encodeIfPresent(self.summary, "summary")
         try writer.encodeIfPresent(self.context, "context")
         try writer.encodeIfPresent(self.generateSummary, "generate_summary")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A summary of the reasoning performed by the model. This can be
@@ -838,6 +898,9 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaReasoningItem`.
     ///
@@ -865,7 +928,7 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaReasoningItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -878,14 +941,15 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
         self.summary = try reader.required([BetaSummaryTextContent].self, "summary")
         self.content = try reader.optional([BetaReasoningTextContent].self, "content")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("reasoning", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -893,6 +957,7 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.summary, "summary")
         try writer.encodeIfPresent(self.content, "content")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -921,6 +986,9 @@ public struct BetaReasoningTextContent: Codable, Equatable, Sendable, SpecDeviat
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaReasoningTextContent`.
     ///
@@ -931,7 +999,7 @@ public struct BetaReasoningTextContent: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaReasoningTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -939,16 +1007,18 @@ public struct BetaReasoningTextContent: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "reasoning_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("reasoning_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -960,6 +1030,9 @@ public struct BetaRefusalContent: Codable, Equatable, Sendable, SpecDeviationRep
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaRefusalContent`.
     ///
@@ -970,7 +1043,7 @@ public struct BetaRefusalContent: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaRefusalContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -978,16 +1051,18 @@ public struct BetaRefusalContent: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "refusal", required: true)
         self.refusal = try reader.required(Swift.String.self, "refusal")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("refusal", "type")
         try writer.encode(self.refusal, "refusal")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1003,6 +1078,9 @@ public struct BetaResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDev
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseAudioDeltaEvent`.
     ///
@@ -1021,7 +1099,7 @@ public struct BetaResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1031,18 +1109,20 @@ public struct BetaResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDev
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1056,6 +1136,9 @@ public struct BetaResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDevi
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseAudioDoneEvent`.
     ///
@@ -1071,7 +1154,7 @@ public struct BetaResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1080,17 +1163,19 @@ public struct BetaResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDevi
         try reader.constant("type", is: "response.audio.done", required: true)
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1106,6 +1191,9 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendabl
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseAudioTranscriptDeltaEvent`.
     ///
@@ -1124,7 +1212,7 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendabl
     }
 
     /// Decodes `BetaResponseAudioTranscriptDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1134,18 +1222,20 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendabl
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.transcript.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1159,6 +1249,9 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseAudioTranscriptDoneEvent`.
     ///
@@ -1174,7 +1267,7 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable
     }
 
     /// Decodes `BetaResponseAudioTranscriptDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1183,17 +1276,19 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable
         try reader.constant("type", is: "response.audio.transcript.done", required: true)
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.transcript.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1213,6 +1308,9 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
@@ -1237,7 +1335,7 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable,
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1249,20 +1347,22 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable,
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call_code.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1282,6 +1382,9 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, 
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCodeInterpreterCallCodeDoneEvent`.
     ///
@@ -1306,7 +1409,7 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, 
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1318,20 +1421,22 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, 
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.code = try reader.required(Swift.String.self, "code")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call_code.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1349,6 +1454,9 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Equatable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCodeInterpreterCallCompletedEvent`.
     ///
@@ -1370,7 +1478,7 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Equatable,
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1381,19 +1489,21 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Equatable,
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call.completed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1411,6 +1521,9 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Equatable
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCodeInterpreterCallInProgressEvent`.
     ///
@@ -1432,7 +1545,7 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Equatable
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1443,19 +1556,21 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Equatable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call.in_progress", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1473,6 +1588,9 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Equatab
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCodeInterpreterCallInterpretingEvent`.
     ///
@@ -1494,7 +1612,7 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Equatab
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1505,19 +1623,21 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Equatab
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call.interpreting", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1533,6 +1653,9 @@ public struct BetaResponseCompletedEvent: Codable, Equatable, Sendable, SpecDevi
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCompletedEvent`.
     ///
@@ -1551,7 +1674,7 @@ public struct BetaResponseCompletedEvent: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1561,18 +1684,20 @@ public struct BetaResponseCompletedEvent: Codable, Equatable, Sendable, SpecDevi
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.response = try reader.required(BetaResponse.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.completed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1594,6 +1719,9 @@ public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, S
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseContentPartAddedEvent`.
     ///
@@ -1621,7 +1749,7 @@ public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `BetaResponseContentPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1634,14 +1762,15 @@ public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, S
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.part = try reader.required(BetaOutputContent.self, "part")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.added", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1649,6 +1778,7 @@ public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, S
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.part, "part")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1670,6 +1800,9 @@ public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, Sp
     public var part: BetaOutputContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseContentPartDoneEvent`.
     ///
@@ -1697,7 +1830,7 @@ public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `BetaResponseContentPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1710,14 +1843,15 @@ public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, Sp
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.part = try reader.required(BetaOutputContent.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1725,6 +1859,7 @@ public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, Sp
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1736,6 +1871,9 @@ public struct BetaResponseConversation: Codable, Equatable, Sendable, SpecDeviat
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseConversation`.
     ///
@@ -1746,22 +1884,24 @@ public struct BetaResponseConversation: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaResponseConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1777,6 +1917,9 @@ public struct BetaResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviat
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCreatedEvent`.
     ///
@@ -1795,7 +1938,7 @@ public struct BetaResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaResponseCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1805,18 +1948,20 @@ public struct BetaResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviat
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.response = try reader.required(BetaResponse.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.created", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1836,6 +1981,9 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sen
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCustomToolCallInputDeltaEvent`.
     ///
@@ -1860,7 +2008,7 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sen
     }
 
     /// Decodes `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1872,20 +2020,22 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sen
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.custom_tool_call_input.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1905,6 +2055,9 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Send
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
     ///
@@ -1929,7 +2082,7 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Send
     }
 
     /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1941,20 +2094,22 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Send
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.input = try reader.required(Swift.String.self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.custom_tool_call_input.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1968,6 +2123,9 @@ public struct BetaResponseError: Codable, Equatable, Sendable, SpecDeviationRepo
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseError`.
     ///
@@ -1983,7 +2141,7 @@ public struct BetaResponseError: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaResponseError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1991,16 +2149,18 @@ public struct BetaResponseError: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         self.code = try reader.required(BetaResponseErrorCode.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2093,6 +2253,9 @@ public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviatio
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseErrorEvent`.
     ///
@@ -2117,7 +2280,7 @@ public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaResponseErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2129,20 +2292,22 @@ public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviatio
         self.message = try reader.required(Swift.String.self, "message")
         self.param = try reader.optional(Swift.String.self, "param")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
         try writer.encode(self.param, "param")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2158,6 +2323,9 @@ public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviati
     public var response: BetaResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFailedEvent`.
     ///
@@ -2176,7 +2344,7 @@ public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaResponseFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2186,18 +2354,20 @@ public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviati
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.response = try reader.required(BetaResponse.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.failed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2215,6 +2385,9 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Equatable, Send
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFileSearchCallCompletedEvent`.
     ///
@@ -2236,7 +2409,7 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Equatable, Send
     }
 
     /// Decodes `BetaResponseFileSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2247,19 +2420,21 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Equatable, Send
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.file_search_call.completed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2277,6 +2452,9 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Equatable, Sen
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFileSearchCallInProgressEvent`.
     ///
@@ -2298,7 +2476,7 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Equatable, Sen
     }
 
     /// Decodes `BetaResponseFileSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2309,19 +2487,21 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Equatable, Sen
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.file_search_call.in_progress", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2339,6 +2519,9 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Send
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFileSearchCallSearchingEvent`.
     ///
@@ -2360,7 +2543,7 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Send
     }
 
     /// Decodes `BetaResponseFileSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2371,19 +2554,21 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Send
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.file_search_call.searching", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2396,28 +2581,33 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Send
 public struct BetaResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFormatJSONObject`.
     public init() {
     }
 
     /// Decodes `BetaResponseFormatJSONObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "json_object", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("json_object", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2425,7 +2615,7 @@ public struct BetaResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDe
 /// Learn how to build JSON schemas [here](https://json-schema.org/).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonSchemaSchema`.
-public typealias BetaResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
+public typealias BetaResponseFormatJSONSchemaSchema = JSONObject
 
 /// Default response format. Used to generate text responses.
 ///
@@ -2433,28 +2623,33 @@ public typealias BetaResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
 public struct BetaResponseFormatText: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFormatText`.
     public init() {
     }
 
     /// Decodes `BetaResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2474,6 +2669,9 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, S
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFunctionCallArgumentsDeltaEvent`.
     ///
@@ -2498,7 +2696,7 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, S
     }
 
     /// Decodes `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2510,20 +2708,22 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, S
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2545,6 +2745,9 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Se
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseFunctionCallArgumentsDoneEvent`.
     ///
@@ -2572,7 +2775,7 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Se
     }
 
     /// Decodes `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2585,14 +2788,15 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Se
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -2600,6 +2804,7 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Se
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2617,6 +2822,9 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Equatable, Sendab
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseImageGenCallCompletedEvent`.
     ///
@@ -2638,7 +2846,7 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaResponseImageGenCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2649,19 +2857,21 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Equatable, Sendab
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.completed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2679,6 +2889,9 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Equatable, Senda
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseImageGenCallGeneratingEvent`.
     ///
@@ -2700,7 +2913,7 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Equatable, Senda
     }
 
     /// Decodes `BetaResponseImageGenCallGeneratingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2711,19 +2924,21 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Equatable, Senda
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.generating", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2741,6 +2956,9 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Equatable, Senda
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseImageGenCallInProgressEvent`.
     ///
@@ -2762,7 +2980,7 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Equatable, Senda
     }
 
     /// Decodes `BetaResponseImageGenCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2773,19 +2991,21 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Equatable, Senda
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.in_progress", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2815,6 +3035,9 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sen
     public var outputFormat: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseImageGenCallPartialImageEvent`.
     ///
@@ -2854,7 +3077,7 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sen
     }
 
     /// Decodes `BetaResponseImageGenCallPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2871,14 +3094,15 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sen
         self.quality = try reader.optional(Swift.String.self, "quality")
         self.background = try reader.optional(Swift.String.self, "background")
         self.outputFormat = try reader.optional(Swift.String.self, "output_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.partial_image", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
@@ -2890,6 +3114,7 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sen
         try writer.encodeIfPresent(self.quality, "quality")
         try writer.encodeIfPresent(self.background, "background")
         try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2905,6 +3130,9 @@ public struct BetaResponseInProgressEvent: Codable, Equatable, Sendable, SpecDev
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseInProgressEvent`.
     ///
@@ -2923,7 +3151,7 @@ public struct BetaResponseInProgressEvent: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaResponseInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2933,17 +3161,19 @@ public struct BetaResponseInProgressEvent: Codable, Equatable, Sendable, SpecDev
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.response = try reader.required(BetaResponse.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.in_progress", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

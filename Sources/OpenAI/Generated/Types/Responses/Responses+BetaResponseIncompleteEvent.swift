@@ -16,6 +16,9 @@ public struct BetaResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDev
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseIncompleteEvent`.
     ///
@@ -34,7 +37,7 @@ public struct BetaResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaResponseIncompleteEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -44,18 +47,20 @@ public struct BetaResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDev
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.response = try reader.required(BetaResponse.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.incomplete", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -73,6 +78,9 @@ public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, Spec
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseInjectCreatedEvent`.
     ///
@@ -91,7 +99,7 @@ public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaResponseInjectCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -101,18 +109,20 @@ public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, Spec
         self.responseID = try reader.required(Swift.String.self, "response_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.streamID = try reader.optional(Swift.String.self, "stream_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.inject.created", "type")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encodeIfPresent(self.streamID, "stream_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -130,6 +140,9 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
     public var input: [BetaInputItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseInjectEvent`.
     ///
@@ -145,7 +158,7 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaResponseInjectEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -154,17 +167,19 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "response.inject", required: true)
         self.responseID = try reader.required(Swift.String.self, "response_id")
         self.input = try reader.required([BetaInputItem].self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.inject", "type")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -187,6 +202,9 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseInjectFailedEvent`.
     ///
@@ -211,7 +229,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `BetaResponseInjectFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -223,20 +241,22 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
         self.error = try reader.required(BetaResponseInjectFailedEvent.ErrorValue.self, "error")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.streamID = try reader.optional(Swift.String.self, "stream_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.inject.failed", "type")
         try writer.encode(self.responseID, "response_id")
         try writer.encode(self.input, "input")
         try writer.encode(self.error, "error")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encodeIfPresent(self.streamID, "stream_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Information about why the input was not committed.
@@ -249,6 +269,9 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
         public var message: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -264,7 +287,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -272,16 +295,18 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
             var reader = try ObjectReader(decoder)
             self.code = try reader.required(BetaResponseInjectFailedEvent.ErrorValue.Code.self, "code")
             self.message = try reader.required(Swift.String.self, "message")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.code, "code")
             try writer.encode(self.message, "message")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// A machine-readable error code.
@@ -319,6 +344,9 @@ public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationR
     public var lastID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseItemList`.
     ///
@@ -340,7 +368,7 @@ public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaResponseItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -351,19 +379,21 @@ public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationR
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -389,6 +419,9 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
     public var topLogprobs: [BetaResponseLogProb.TopLogprob]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseLogProb`.
     ///
@@ -407,7 +440,7 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaResponseLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -416,17 +449,19 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
         self.token = try reader.required(Swift.String.self, "token")
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.topLogprobs = try reader.optional([BetaResponseLogProb.TopLogprob].self, "top_logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/BetaResponseLogProb/properties/top_logprobs/items`.
@@ -437,6 +472,9 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
         public var logprob: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `TopLogprob`.
         ///
@@ -452,7 +490,7 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
         }
 
         /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -460,16 +498,18 @@ public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationRe
             var reader = try ObjectReader(decoder)
             self.token = try reader.optional(Swift.String.self, "token")
             self.logprob = try reader.optional(Swift.Double.self, "logprob")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.token, "token")
             try writer.encodeIfPresent(self.logprob, "logprob")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -490,6 +530,9 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendab
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPCallArgumentsDeltaEvent`.
     ///
@@ -514,7 +557,7 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaResponseMCPCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -526,20 +569,22 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendab
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -559,6 +604,9 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendabl
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPCallArgumentsDoneEvent`.
     ///
@@ -583,7 +631,7 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendabl
     }
 
     /// Decodes `BetaResponseMCPCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -595,20 +643,22 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendabl
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.arguments = try reader.required(Swift.String.self, "arguments")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.arguments, "arguments")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -626,6 +676,9 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, S
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPCallCompletedEvent`.
     ///
@@ -647,7 +700,7 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `BetaResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -658,19 +711,21 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, S
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.completed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -688,6 +743,9 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Equatable, Sendable, Spec
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPCallFailedEvent`.
     ///
@@ -709,7 +767,7 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaResponseMCPCallFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -720,19 +778,21 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Equatable, Sendable, Spec
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.failed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -750,6 +810,9 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, 
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPCallInProgressEvent`.
     ///
@@ -771,7 +834,7 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `BetaResponseMCPCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -782,19 +845,21 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, 
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.in_progress", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -812,6 +877,9 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendab
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPListToolsCompletedEvent`.
     ///
@@ -833,7 +901,7 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaResponseMCPListToolsCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -844,19 +912,21 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendab
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_list_tools.completed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -874,6 +944,9 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPListToolsFailedEvent`.
     ///
@@ -895,7 +968,7 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable,
     }
 
     /// Decodes `BetaResponseMCPListToolsFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -906,19 +979,21 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable,
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_list_tools.failed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -936,6 +1011,9 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Equatable, Senda
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseMCPListToolsInProgressEvent`.
     ///
@@ -957,7 +1035,7 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Equatable, Senda
     }
 
     /// Decodes `BetaResponseMCPListToolsInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -968,19 +1046,21 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Equatable, Senda
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_list_tools.in_progress", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1001,6 +1081,9 @@ public struct BetaResponseOutputItemAddedEvent: Codable, Equatable, Sendable, Sp
     public var item: BetaOutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseOutputItemAddedEvent`.
     ///
@@ -1022,7 +1105,7 @@ public struct BetaResponseOutputItemAddedEvent: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `BetaResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1033,19 +1116,21 @@ public struct BetaResponseOutputItemAddedEvent: Codable, Equatable, Sendable, Sp
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.item = try reader.required(BetaOutputItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.added", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1063,6 +1148,9 @@ public struct BetaResponseOutputItemDoneEvent: Codable, Equatable, Sendable, Spe
     public var item: BetaOutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseOutputItemDoneEvent`.
     ///
@@ -1084,7 +1172,7 @@ public struct BetaResponseOutputItemDoneEvent: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `BetaResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1095,19 +1183,21 @@ public struct BetaResponseOutputItemDoneEvent: Codable, Equatable, Sendable, Spe
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.item = try reader.required(BetaOutputItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1131,6 +1221,9 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Se
     public var annotation: BetaAnnotation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseOutputTextAnnotationAddedEvent`.
     ///
@@ -1161,7 +1254,7 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Se
     }
 
     /// Decodes `BetaResponseOutputTextAnnotationAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1175,14 +1268,15 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Se
         self.annotationIndex = try reader.required(Swift.Int.self, "annotation_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.annotation = try reader.optional(BetaAnnotation.self, "annotation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.annotation.added", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1191,6 +1285,7 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Se
         try writer.encode(self.annotationIndex, "annotation_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.annotation, "annotation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1300,6 +1395,9 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
     public var prompt: BetaPrompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseProperties`.
     ///
@@ -1333,7 +1431,7 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1347,14 +1445,15 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
         self.tools = try reader.optional(BetaToolsArray.self, "tools")
         self.toolChoice = try reader.optional(BetaToolChoiceParam.self, "tool_choice")
         self.prompt = try reader.optional(BetaPrompt.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.background, "background")
@@ -1363,6 +1462,7 @@ public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.tools, "tools")
         try writer.encodeIfPresent(self.toolChoice, "tool_choice")
         try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1378,6 +1478,9 @@ public struct BetaResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviati
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseQueuedEvent`.
     ///
@@ -1396,7 +1499,7 @@ public struct BetaResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaResponseQueuedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1406,18 +1509,20 @@ public struct BetaResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviati
         self.agent = try reader.optional(BetaAgentTag.self, "agent")
         self.response = try reader.required(BetaResponse.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.queued", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1439,6 +1544,9 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Se
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseReasoningSummaryPartAddedEvent`.
     ///
@@ -1466,7 +1574,7 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Se
     }
 
     /// Decodes `BetaResponseReasoningSummaryPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1479,14 +1587,15 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Se
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.part = try reader.required(SummaryTextContent.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_part.added", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1494,6 +1603,7 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Se
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1515,6 +1625,9 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sen
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseReasoningSummaryPartDoneEvent`.
     ///
@@ -1542,7 +1655,7 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sen
     }
 
     /// Decodes `BetaResponseReasoningSummaryPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1556,14 +1669,15 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sen
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.part = try reader.required(SummaryTextContent.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_part.done", "type")
         try writer.encode("incomplete", "status")
         try writer.encodeIfPresent(self.agent, "agent")
@@ -1572,6 +1686,7 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sen
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1593,6 +1708,9 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Se
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseReasoningSummaryTextDeltaEvent`.
     ///
@@ -1620,7 +1738,7 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Se
     }
 
     /// Decodes `BetaResponseReasoningSummaryTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1633,14 +1751,15 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Se
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_text.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1648,6 +1767,7 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Se
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1669,6 +1789,9 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sen
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseReasoningSummaryTextDoneEvent`.
     ///
@@ -1696,7 +1819,7 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sen
     }
 
     /// Decodes `BetaResponseReasoningSummaryTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1709,14 +1832,15 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sen
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.text = try reader.required(Swift.String.self, "text")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_text.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1724,6 +1848,7 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sen
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.text, "text")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1745,6 +1870,9 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseReasoningTextDeltaEvent`.
     ///
@@ -1772,7 +1900,7 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable,
     }
 
     /// Decodes `BetaResponseReasoningTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1785,14 +1913,15 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable,
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_text.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1800,6 +1929,7 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable,
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1821,6 +1951,9 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, 
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseReasoningTextDoneEvent`.
     ///
@@ -1848,7 +1981,7 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `BetaResponseReasoningTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1861,14 +1994,15 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, 
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.text = try reader.required(Swift.String.self, "text")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_text.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1876,6 +2010,7 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, 
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.text, "text")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1897,6 +2032,9 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecD
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseRefusalDeltaEvent`.
     ///
@@ -1924,7 +2062,7 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `BetaResponseRefusalDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1937,14 +2075,15 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecD
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.refusal.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -1952,6 +2091,7 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1973,6 +2113,9 @@ public struct BetaResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDe
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseRefusalDoneEvent`.
     ///
@@ -2000,7 +2143,7 @@ public struct BetaResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `BetaResponseRefusalDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2013,14 +2156,15 @@ public struct BetaResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDe
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.refusal = try reader.required(Swift.String.self, "refusal")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.refusal.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -2028,6 +2172,7 @@ public struct BetaResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.refusal, "refusal")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2047,6 +2192,9 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Equatabl
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseShellCallCommandAddedStreamingEvent`.
     ///
@@ -2071,7 +2219,7 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Equatabl
     }
 
     /// Decodes `BetaResponseShellCallCommandAddedStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2083,20 +2231,22 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Equatabl
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.command = try reader.required(Swift.String.self, "command")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_command.added", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.command, "command")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2118,6 +2268,9 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Equatabl
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseShellCallCommandDeltaStreamingEvent`.
     ///
@@ -2145,7 +2298,7 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Equatabl
     }
 
     /// Decodes `BetaResponseShellCallCommandDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2158,14 +2311,15 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Equatabl
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_command.delta", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encodeIfPresent(self.agent, "agent")
@@ -2173,6 +2327,7 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Equatabl
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.delta, "delta")
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2192,6 +2347,9 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Equatable
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseShellCallCommandDoneStreamingEvent`.
     ///
@@ -2216,7 +2374,7 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Equatable
     }
 
     /// Decodes `BetaResponseShellCallCommandDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2228,20 +2386,22 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Equatable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.command = try reader.required(Swift.String.self, "command")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_command.done", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.command, "command")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2263,6 +2423,9 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Eq
     public var delta: BetaShellCallOutputDelta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseShellCallOutputContentDeltaStreamingEvent`.
     ///
@@ -2290,7 +2453,7 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Eq
     }
 
     /// Decodes `BetaResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2303,14 +2466,15 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Eq
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.delta = try reader.required(BetaShellCallOutputDelta.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_output_content.delta", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encodeIfPresent(self.agent, "agent")
@@ -2318,6 +2482,7 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Eq
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2339,6 +2504,9 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equ
     public var output: [BetaFunctionShellCallOutputContent]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseShellCallOutputContentDoneStreamingEvent`.
     ///
@@ -2366,7 +2534,7 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equ
     }
 
     /// Decodes `BetaResponseShellCallOutputContentDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2379,14 +2547,15 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equ
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.output = try reader.required([BetaFunctionShellCallOutputContent].self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_output_content.done", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encodeIfPresent(self.agent, "agent")
@@ -2394,6 +2563,7 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equ
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2411,6 +2581,9 @@ public struct BetaResponseStreamOptions: Codable, Equatable, Sendable, SpecDevia
     public var includeObfuscation: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseStreamOptions`.
     ///
@@ -2421,22 +2594,24 @@ public struct BetaResponseStreamOptions: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaResponseStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.includeObfuscation = try reader.optional(Swift.Bool.self, "include_obfuscation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2460,6 +2635,9 @@ public struct BetaResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDevi
     public var logprobs: [BetaResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseTextDeltaEvent`.
     ///
@@ -2490,7 +2668,7 @@ public struct BetaResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `BetaResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2504,14 +2682,15 @@ public struct BetaResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDevi
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.logprobs = try reader.required([BetaResponseLogProb].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.delta", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -2520,6 +2699,7 @@ public struct BetaResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2543,6 +2723,9 @@ public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDevia
     public var logprobs: [BetaResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseTextDoneEvent`.
     ///
@@ -2573,7 +2756,7 @@ public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaResponseTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2587,14 +2770,15 @@ public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDevia
         self.text = try reader.required(Swift.String.self, "text")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.logprobs = try reader.required([BetaResponseLogProb].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.done", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.itemID, "item_id")
@@ -2603,5 +2787,6 @@ public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.text, "text")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -34,6 +34,9 @@ public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviation
     public var verbosity: BetaVerbosity?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseTextParam`.
     ///
@@ -49,7 +52,7 @@ public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -57,16 +60,18 @@ public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         self.format = try reader.optional(BetaTextResponseFormatConfiguration.self, "format")
         self.verbosity = try reader.optional(BetaVerbosity.self, "verbosity")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.format, "format")
         try writer.encodeIfPresent(self.verbosity, "verbosity")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -87,6 +92,9 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseUsage`.
     ///
@@ -111,7 +119,7 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -122,19 +130,21 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
         self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
         self.outputTokensDetails = try reader.required(BetaResponseUsage.OutputTokensDetails.self, "output_tokens_details")
         self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encode(self.inputTokensDetails, "input_tokens_details")
         try writer.encode(self.outputTokens, "output_tokens")
         try writer.encode(self.outputTokensDetails, "output_tokens_details")
         try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A detailed breakdown of the input tokens.
@@ -148,6 +158,9 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
         public var cacheWriteTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputTokensDetails`.
         ///
@@ -163,7 +176,7 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -171,16 +184,18 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
             var reader = try ObjectReader(decoder)
             self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
             self.cacheWriteTokens = try reader.optional(Swift.Int.self, "cache_write_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.cachedTokens, "cached_tokens")
             try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -192,6 +207,9 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
         public var reasoningTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `OutputTokensDetails`.
         ///
@@ -202,22 +220,24 @@ public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.reasoningTokens = try reader.required(Swift.Int.self, "reasoning_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.reasoningTokens, "reasoning_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -236,6 +256,9 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Equatable, Senda
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseWebSearchCallCompletedEvent`.
     ///
@@ -257,7 +280,7 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Equatable, Senda
     }
 
     /// Decodes `BetaResponseWebSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -268,19 +291,21 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Equatable, Senda
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.web_search_call.completed", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -298,6 +323,9 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Equatable, Send
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseWebSearchCallInProgressEvent`.
     ///
@@ -319,7 +347,7 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Equatable, Send
     }
 
     /// Decodes `BetaResponseWebSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -330,19 +358,21 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Equatable, Send
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.web_search_call.in_progress", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -360,6 +390,9 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Equatable, Senda
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseWebSearchCallSearchingEvent`.
     ///
@@ -381,7 +414,7 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Equatable, Senda
     }
 
     /// Decodes `BetaResponseWebSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -392,19 +425,21 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Equatable, Senda
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.web_search_call.searching", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -425,6 +460,9 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponseWsError`.
     ///
@@ -449,7 +487,7 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaResponseWsError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -461,20 +499,22 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
         self.sequenceNumber = try reader.optional(Swift.Int.self, "sequence_number")
         self.error = try reader.required(BetaErrorPayload.self, "error")
         self.streamID = try reader.optional(Swift.String.self, "stream_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.sequenceNumber, "sequence_number")
         try writer.encode(self.error, "error")
         try writer.encodeIfPresent(self.streamID, "stream_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -736,6 +776,9 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     public var multiAgent: BetaMultiAgentParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaResponsesClientEventResponseCreate`.
     ///
@@ -844,7 +887,7 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaResponsesClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -884,14 +927,15 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
         self.contextManagement = try reader.optional([BetaContextManagementParam].self, "context_management")
         self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
         self.multiAgent = try reader.optional(BetaMultiAgentParam.self, "multi_agent")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.create", "type")
         try writer.encodeIfPresent(self.streamID, "stream_id")
         try writer.encodeIfPresent(self.metadata, "metadata")
@@ -926,6 +970,7 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
         try writer.encodeIfPresent(self.contextManagement, "context_management")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
         try writer.encodeIfPresent(self.multiAgent, "multi_agent")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -935,28 +980,33 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
 public struct BetaScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaScreenshotParam`.
     public init() {
     }
 
     /// Decodes `BetaScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "screenshot", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("screenshot", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -976,6 +1026,9 @@ public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReport
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaScrollParam`.
     ///
@@ -1000,7 +1053,7 @@ public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `BetaScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1012,20 +1065,22 @@ public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReport
         self.scrollX = try reader.required(Swift.Int.self, "scroll_x")
         self.scrollY = try reader.required(Swift.Int.self, "scroll_y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("scroll", "type")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encode(self.scrollX, "scroll_x")
         try writer.encode(self.scrollY, "scroll_y")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1144,6 +1199,9 @@ public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviat
     public var stderr: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaShellCallOutputDelta`.
     ///
@@ -1159,7 +1217,7 @@ public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaShellCallOutputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1167,16 +1225,18 @@ public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         self.stdout = try reader.optional(Swift.String.self, "stdout")
         self.stderr = try reader.optional(Swift.String.self, "stderr")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.stdout, "stdout")
         try writer.encodeIfPresent(self.stderr, "stderr")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1190,6 +1250,9 @@ public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     public var version: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaSkillReferenceParam`.
     ///
@@ -1205,7 +1268,7 @@ public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaSkillReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1214,17 +1277,19 @@ public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "skill_reference", required: true)
         self.skillID = try reader.required(Swift.String.self, "skill_id")
         self.version = try reader.optional(Swift.String.self, "version")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("skill_reference", "type")
         try writer.encode(self.skillID, "skill_id")
         try writer.encodeIfPresent(self.version, "version")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1234,28 +1299,33 @@ public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviati
 public struct BetaSpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaSpecificApplyPatchParam`.
     public init() {
     }
 
     /// Decodes `BetaSpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "apply_patch", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1265,28 +1335,33 @@ public struct BetaSpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDev
 public struct BetaSpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaSpecificFunctionShellParam`.
     public init() {
     }
 
     /// Decodes `BetaSpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "shell", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1294,28 +1369,33 @@ public struct BetaSpecificFunctionShellParam: Codable, Equatable, Sendable, Spec
 public struct BetaSpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaSpecificProgrammaticToolCallingParam`.
     public init() {
     }
 
     /// Decodes `BetaSpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "programmatic_tool_calling", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("programmatic_tool_calling", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1327,6 +1407,9 @@ public struct BetaSummaryTextContent: Codable, Equatable, Sendable, SpecDeviatio
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaSummaryTextContent`.
     ///
@@ -1337,7 +1420,7 @@ public struct BetaSummaryTextContent: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaSummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1345,16 +1428,18 @@ public struct BetaSummaryTextContent: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "summary_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("summary_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1365,6 +1450,9 @@ public struct BetaTextContent: Codable, Equatable, Sendable, SpecDeviationReport
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaTextContent`.
     public init(text: Swift.String) {
@@ -1372,7 +1460,7 @@ public struct BetaTextContent: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `BetaTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1380,16 +1468,18 @@ public struct BetaTextContent: Codable, Equatable, Sendable, SpecDeviationReport
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1473,6 +1563,9 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaTextResponseFormatJSONSchema`.
     ///
@@ -1494,7 +1587,7 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1505,19 +1598,21 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, Sp
         self.name = try reader.required(Swift.String.self, "name")
         self.schema = try reader.required(BetaResponseFormatJSONSchemaSchema.self, "schema")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("json_schema", "type")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encode(self.name, "name")
         try writer.encode(self.schema, "schema")
         try writer.encodeIfPresent(self.strict, "strict")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1559,6 +1654,9 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaTokenCountsBody`.
     ///
@@ -1604,7 +1702,7 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaTokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1622,14 +1720,15 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
         self.conversation = try reader.optional(BetaConversationParam.self, "conversation")
         self.toolChoice = try reader.optional(BetaToolChoiceParam.self, "tool_choice")
         self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.input, "input")
         try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
@@ -1642,6 +1741,7 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.conversation, "conversation")
         try writer.encodeIfPresent(self.toolChoice, "tool_choice")
         try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1652,6 +1752,9 @@ public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviati
     public var inputTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaTokenCountsResource`.
     public init(inputTokens: Swift.Int) {
@@ -1659,7 +1762,7 @@ public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaTokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1667,16 +1770,18 @@ public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "response.input_tokens", required: true)
         self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.input_tokens", "object")
         try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1888,9 +1993,12 @@ public struct BetaToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviation
     ///   { "type": "image_generation" }
     /// ]
     /// ```
-    public var tools: [[Swift.String: JSONValue]]
+    public var tools: [JSONObject]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolChoiceAllowed`.
     ///
@@ -1899,14 +2007,14 @@ public struct BetaToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviation
     ///   - tools: A list of tool definitions that the model should be allowed to call.
     public init(
         mode: BetaToolChoiceAllowed.Mode,
-        tools: [[Swift.String: JSONValue]]
+        tools: [JSONObject]
     ) {
         self.mode = mode
         self.tools = tools
     }
 
     /// Decodes `BetaToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1914,18 +2022,20 @@ public struct BetaToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "allowed_tools", required: true)
         self.mode = try reader.required(BetaToolChoiceAllowed.Mode.self, "mode")
-        self.tools = try reader.required([[Swift.String: JSONValue]].self, "tools")
+        self.tools = try reader.required([JSONObject].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("allowed_tools", "type")
         try writer.encode(self.mode, "mode")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Constrains the tools available to the model to a pre-defined set.
@@ -1961,6 +2071,9 @@ public struct BetaToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationR
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolChoiceCustom`.
     ///
@@ -1971,7 +2084,7 @@ public struct BetaToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1979,16 +2092,18 @@ public struct BetaToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "custom", required: true)
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2000,6 +2115,9 @@ public struct BetaToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviatio
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolChoiceFunction`.
     ///
@@ -2010,7 +2128,7 @@ public struct BetaToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2018,16 +2136,18 @@ public struct BetaToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "function", required: true)
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2041,6 +2161,9 @@ public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationRepo
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolChoiceMCP`.
     ///
@@ -2056,7 +2179,7 @@ public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2065,17 +2188,19 @@ public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationRepo
         try reader.constant("type", is: "mcp", required: true)
         self.serverLabel = try reader.required(Swift.String.self, "server_label")
         self.name = try reader.optional(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("mcp", "type")
         try writer.encode(self.serverLabel, "server_label")
         try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2217,6 +2342,9 @@ public struct BetaToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationRe
     public var type: BetaToolChoiceTypes.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolChoiceTypes`.
     ///
@@ -2227,22 +2355,24 @@ public struct BetaToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(BetaToolChoiceTypes.TypeValue.self, "type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of hosted tool the model should to use. Learn more about
@@ -2311,6 +2441,9 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolSearchCall`.
     ///
@@ -2341,7 +2474,7 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaToolSearchCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2355,14 +2488,15 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
         self.arguments = try reader.required(JSONValue.self, "arguments")
         self.status = try reader.required(BetaFunctionCallStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -2371,6 +2505,7 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.arguments, "arguments")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2392,6 +2527,9 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolSearchCallItemParam`.
     ///
@@ -2419,7 +2557,7 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaToolSearchCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2432,14 +2570,15 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
         self.execution = try reader.optional(BetaToolSearchExecutionType.self, "execution")
         self.arguments = try reader.required(BetaEmptyModelParam.self, "arguments")
         self.status = try reader.optional(BetaFunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -2447,6 +2586,7 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.execution, "execution")
         try writer.encode(self.arguments, "arguments")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2485,6 +2625,9 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolSearchOutput`.
     ///
@@ -2515,7 +2658,7 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaToolSearchOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2529,14 +2672,15 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
         self.tools = try reader.required([BetaTool].self, "tools")
         self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -2545,5 +2689,6 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.tools, "tools")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -22,6 +22,9 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolSearchOutputItemParam`.
     ///
@@ -49,7 +52,7 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `BetaToolSearchOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -62,14 +65,15 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
         self.execution = try reader.optional(BetaToolSearchExecutionType.self, "execution")
         self.tools = try reader.required([BetaTool].self, "tools")
         self.status = try reader.optional(BetaFunctionCallItemStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -77,6 +81,7 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
         try writer.encodeIfPresent(self.execution, "execution")
         try writer.encode(self.tools, "tools")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -92,6 +97,9 @@ public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviati
     public var parameters: BetaEmptyModelParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaToolSearchToolParam`.
     ///
@@ -110,7 +118,7 @@ public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -120,18 +128,20 @@ public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviati
         self.execution = try reader.optional(BetaToolSearchExecutionType.self, "execution")
         self.description = try reader.optional(Swift.String.self, "description")
         self.parameters = try reader.optional(BetaEmptyModelParam.self, "parameters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search", "type")
         try writer.encodeIfPresent(self.execution, "execution")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -164,6 +174,9 @@ public struct BetaTopLogProb: Codable, Equatable, Sendable, SpecDeviationReporti
     public var bytes: [Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaTopLogProb`.
     public init(
@@ -177,7 +190,7 @@ public struct BetaTopLogProb: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `BetaTopLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -186,17 +199,19 @@ public struct BetaTopLogProb: Codable, Equatable, Sendable, SpecDeviationReporti
         self.token = try reader.required(Swift.String.self, "token")
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.bytes = try reader.required([Swift.Int].self, "bytes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encode(self.bytes, "bytes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -225,6 +240,9 @@ public struct BetaTypeParam: Codable, Equatable, Sendable, SpecDeviationReportin
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaTypeParam`.
     ///
@@ -235,7 +253,7 @@ public struct BetaTypeParam: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `BetaTypeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -243,16 +261,18 @@ public struct BetaTypeParam: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "type", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("type", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -270,6 +290,9 @@ public struct BetaURLCitationBody: Codable, Equatable, Sendable, SpecDeviationRe
     public var title: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaURLCitationBody`.
     ///
@@ -291,7 +314,7 @@ public struct BetaURLCitationBody: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaURLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -302,19 +325,21 @@ public struct BetaURLCitationBody: Codable, Equatable, Sendable, SpecDeviationRe
         self.startIndex = try reader.required(Swift.Int.self, "start_index")
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
         self.title = try reader.required(Swift.String.self, "title")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("url_citation", "type")
         try writer.encode(self.url, "url")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.title, "title")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -334,6 +359,9 @@ public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationR
     public var title: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaURLCitationParam`.
     ///
@@ -355,7 +383,7 @@ public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `BetaURLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -366,19 +394,21 @@ public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationR
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
         self.url = try reader.required(Swift.String.self, "url")
         self.title = try reader.required(Swift.String.self, "title")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("url_citation", "type")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.url, "url")
         try writer.encode(self.title, "title")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -461,28 +491,33 @@ public struct BetaVerbosity: OpenEnum {
 public struct BetaWaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWaitParam`.
     public init() {
     }
 
     /// Decodes `BetaWaitParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "wait", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("wait", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -496,6 +531,9 @@ public struct BetaWebSearchActionFind: Codable, Equatable, Sendable, SpecDeviati
     public var pattern: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWebSearchActionFind`.
     ///
@@ -511,7 +549,7 @@ public struct BetaWebSearchActionFind: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaWebSearchActionFind` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -520,17 +558,19 @@ public struct BetaWebSearchActionFind: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "find_in_page", required: true)
         self.url = try reader.required(Swift.String.self, "url")
         self.pattern = try reader.required(Swift.String.self, "pattern")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("find_in_page", "type")
         try writer.encode(self.url, "url")
         try writer.encode(self.pattern, "pattern")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -542,6 +582,9 @@ public struct BetaWebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDev
     public var url: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWebSearchActionOpenPage`.
     ///
@@ -552,7 +595,7 @@ public struct BetaWebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaWebSearchActionOpenPage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -560,16 +603,18 @@ public struct BetaWebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "open_page", required: true)
         self.url = try reader.optional(Swift.String.self, "url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("open_page", "type")
         try writer.encodeIfPresent(self.url, "url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -590,6 +635,9 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
     public var sources: [BetaWebSearchActionSearch.Source]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWebSearchActionSearch`.
     ///
@@ -608,7 +656,7 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaWebSearchActionSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -618,18 +666,20 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
         self._query = try reader.optional(Swift.String.self, "query")
         self.queries = try reader.optional([Swift.String].self, "queries")
         self.sources = try reader.optional([BetaWebSearchActionSearch.Source].self, "sources")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("search", "type")
         try writer.encodeIfPresent(self._query, "query")
         try writer.encodeIfPresent(self.queries, "queries")
         try writer.encodeIfPresent(self.sources, "sources")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A source used in the search.
@@ -642,6 +692,9 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
         public var url: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Source`.
         ///
@@ -657,7 +710,7 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
         }
 
         /// Decodes `Source` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -665,16 +718,18 @@ public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDevia
             var reader = try ObjectReader(decoder)
             self.type = try reader.required(BetaWebSearchActionSearch.Source.TypeValue.self, "type")
             self.url = try reader.optional(Swift.String.self, "url")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.type, "type")
             try writer.encodeIfPresent(self.url, "url")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The type of source. Always `url`.
@@ -712,6 +767,9 @@ public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, Sp
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWebSearchApproximateLocation`.
     ///
@@ -733,7 +791,7 @@ public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `BetaWebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -744,19 +802,21 @@ public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, Sp
         self.region = try reader.optional(Swift.String.self, "region")
         self.city = try reader.optional(Swift.String.self, "city")
         self.timezone = try reader.optional(Swift.String.self, "timezone")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("approximate", "type")
         try writer.encodeIfPresent(self.country, "country")
         try writer.encodeIfPresent(self.region, "region")
         try writer.encodeIfPresent(self.city, "city")
         try writer.encodeIfPresent(self.timezone, "timezone")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -775,6 +835,9 @@ public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviat
     public var searchContentTypes: [BetaSearchContentType]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWebSearchPreviewTool`.
     ///
@@ -796,7 +859,7 @@ public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `BetaWebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -806,18 +869,20 @@ public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviat
         self.userLocation = try reader.optional(BetaApproximateLocation.self, "user_location")
         self.searchContextSize = try reader.optional(BetaSearchContextSize.self, "search_context_size")
         self.searchContentTypes = try reader.optional([BetaSearchContentType].self, "search_content_types")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.userLocation, "user_location")
         try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
         try writer.encodeIfPresent(self.searchContentTypes, "search_content_types")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
@@ -863,6 +928,9 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     public var searchContextSize: WebSearchContextSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWebSearchTool`.
     ///
@@ -887,7 +955,7 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaWebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -898,19 +966,21 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
         self.filters = try reader.optional(BetaWebSearchTool.Filters.self, "filters")
         self.userLocation = try reader.optional(BetaWebSearchApproximateLocation.self, "user_location")
         self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.externalWebAccess, "external_web_access")
         try writer.encodeIfPresent(self.filters, "filters")
         try writer.encodeIfPresent(self.userLocation, "user_location")
         try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
@@ -943,6 +1013,9 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Filters`.
         ///
@@ -953,22 +1026,24 @@ public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `Filters` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -989,6 +1064,9 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
     public var action: BetaWebSearchToolCall.Action
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaWebSearchToolCall`.
     ///
@@ -1010,7 +1088,7 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `BetaWebSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1021,19 +1099,21 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
         self.id = try reader.required(Swift.String.self, "id")
         self.status = try reader.required(BetaWebSearchToolCall.Status.self, "status")
         self.action = try reader.required(BetaWebSearchToolCall.Action.self, "action")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("web_search_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.status, "status")
         try writer.encode(self.action, "action")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the web search tool call.
@@ -1121,6 +1201,9 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodeInterpreterTool`.
     ///
@@ -1136,7 +1219,7 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `CodeInterpreterTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1145,17 +1228,19 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("type", is: "code_interpreter", required: true)
         self.container = try reader.required(CodeInterpreterTool.Container.self, "container")
         self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("code_interpreter", "type")
         try writer.encode(self.container, "container")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The code interpreter container. Can be a container ID or an object that
@@ -1218,6 +1303,9 @@ public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReport
     public var usage: ResponseUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompactResource`.
     ///
@@ -1239,7 +1327,7 @@ public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `CompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1250,19 +1338,21 @@ public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReport
         self.output = try reader.required([ItemField].self, "output")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.usage = try reader.required(ResponseUsage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.compaction", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.output, "output")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1290,6 +1380,9 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
     public var serviceTier: ServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompactResponseMethodPublicBody`.
     ///
@@ -1323,7 +1416,7 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `CompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1337,14 +1430,15 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
         self.promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
         self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, "prompt_cache_options")
         self.serviceTier = try reader.optional(ServiceTierEnum.self, "service_tier")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.input, "input")
         try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
@@ -1353,6 +1447,7 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.promptCacheRetention, "prompt_cache_retention")
         try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
         try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1388,28 +1483,33 @@ public struct ComputerEnvironment: OpenEnum {
 public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerTool`.
     public init() {
     }
 
     /// Decodes `ComputerTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "computer", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1425,6 +1525,9 @@ public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviatio
     public var displayHeight: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComputerUsePreviewTool`.
     ///
@@ -1443,7 +1546,7 @@ public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ComputerUsePreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1453,18 +1556,20 @@ public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviatio
         self.environment = try reader.required(ComputerEnvironment.self, "environment")
         self.displayWidth = try reader.required(Swift.Int.self, "display_width")
         self.displayHeight = try reader.required(Swift.Int.self, "display_height")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("computer_use_preview", "type")
         try writer.encode(self.environment, "environment")
         try writer.encode(self.displayWidth, "display_width")
         try writer.encode(self.displayHeight, "display_height")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1484,6 +1589,9 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
     public var skills: [ContainerAutoParam.Skill]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerAutoParam`.
     ///
@@ -1505,7 +1613,7 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ContainerAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1516,19 +1624,21 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
         self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, "memory_limit")
         self.networkPolicy = try reader.optional(ContainerAutoParam.NetworkPolicy.self, "network_policy")
         self.skills = try reader.optional([ContainerAutoParam.Skill].self, "skills")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_auto", "type")
         try writer.encodeIfPresent(self.fileIDs, "file_ids")
         try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
         try writer.encodeIfPresent(self.networkPolicy, "network_policy")
         try writer.encodeIfPresent(self.skills, "skills")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Network access policy for the container.
@@ -1624,6 +1734,9 @@ public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDevia
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerFileCitationBody`.
     ///
@@ -1648,7 +1761,7 @@ public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ContainerFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1660,20 +1773,22 @@ public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDevia
         self.startIndex = try reader.required(Swift.Int.self, "start_index")
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_file_citation", "type")
         try writer.encode(self.containerID, "container_id")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1710,6 +1825,9 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
     public var compactThreshold: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContextManagementParam`.
     ///
@@ -1725,7 +1843,7 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ContextManagementParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1733,16 +1851,18 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(Swift.String.self, "type")
         self.compactThreshold = try reader.optional(Swift.Int.self, "compact_threshold")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.compactThreshold, "compact_threshold")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1798,6 +1918,9 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ConversationParam2`.
     ///
@@ -1808,22 +1931,24 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ConversationParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1837,6 +1962,9 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
     public var definition: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomGrammarFormatParam`.
     ///
@@ -1852,7 +1980,7 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `CustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1861,17 +1989,19 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
         try reader.constant("type", is: "grammar", required: true)
         self.syntax = try reader.required(GrammarSyntax1.self, "syntax")
         self.definition = try reader.required(Swift.String.self, "definition")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("grammar", "type")
         try writer.encode(self.syntax, "syntax")
         try writer.encode(self.definition, "definition")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1881,28 +2011,33 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
 public struct CustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomTextFormatParam`.
     public init() {
     }
 
     /// Decodes `CustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1926,6 +2061,9 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomToolCallOutputResource`.
     ///
@@ -1953,7 +2091,7 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `CustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1966,14 +2104,15 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
         self.output = try reader.required(CustomToolCallOutputResource.Output.self, "output")
         self.status = try reader.required(FunctionCallOutputStatusEnum.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call_output", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -1981,6 +2120,7 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.output, "output")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the custom tool call generated by your code.
@@ -2051,6 +2191,9 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomToolCallResource`.
     ///
@@ -2084,7 +2227,7 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `CustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2099,14 +2242,15 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
         self.input = try reader.required(Swift.String.self, "input")
         self.status = try reader.required(FunctionCallStatus.self, "status")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom_tool_call", "type")
         try writer.encode(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -2116,6 +2260,7 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.input, "input")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2137,6 +2282,9 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CustomToolParam`.
     ///
@@ -2161,7 +2309,7 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `CustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2173,20 +2321,22 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
         self.format = try reader.optional(CustomToolParam.Format.self, "format")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
         self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.format, "format")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The input format for the custom tool. Default is unconstrained text.
@@ -2245,6 +2395,9 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
     public var headers: [Swift.String: Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ErrorPayload`.
     ///
@@ -2269,7 +2422,7 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `ErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2280,19 +2433,21 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
         self.message = try reader.required(Swift.String.self, "message")
         self.param = try reader.optional(Swift.String.self, "param")
         self.headers = try reader.optional([Swift.String: Swift.String].self, "headers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
         try writer.encode(self.param, "param")
         try writer.encodeIfPresent(self.headers, "headers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2308,6 +2463,9 @@ public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationRepor
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileCitationBody`.
     ///
@@ -2326,7 +2484,7 @@ public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `FileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2336,18 +2494,20 @@ public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationRepor
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.index = try reader.required(Swift.Int.self, "index")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_citation", "type")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.index, "index")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2361,6 +2521,9 @@ public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var index: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FilePath`.
     ///
@@ -2376,7 +2539,7 @@ public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2385,17 +2548,19 @@ public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
         try reader.constant("type", is: "file_path", required: true)
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.index = try reader.required(Swift.Int.self, "index")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_path", "type")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.index, "index")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2413,6 +2578,9 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
     public var filters: Filters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileSearchTool`.
     ///
@@ -2434,7 +2602,7 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `FileSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2445,19 +2613,21 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
         self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
         self.rankingOptions = try reader.optional(RankingOptions.self, "ranking_options")
         self.filters = try reader.optional(Filters.self, "filters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_search", "type")
         try writer.encode(self.vectorStoreIDs, "vector_store_ids")
         try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
         try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
         try writer.encodeIfPresent(self.filters, "filters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2509,6 +2679,9 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellToolParam`.
     ///
@@ -2524,7 +2697,7 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `FunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2533,17 +2706,19 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
         try reader.constant("type", is: "shell", required: true)
         self.environment = try reader.optional(FunctionShellToolParam.Environment.self, "environment")
         self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell", "type")
         try writer.encodeIfPresent(self.environment, "environment")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -2598,9 +2773,9 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     /// A description of the function. Used by the model to determine whether or not to call the function.
     public var description: Swift.String?
     /// A JSON schema object describing the parameters of the function.
-    public var parameters: [Swift.String: JSONValue]?
+    public var parameters: JSONObject?
     /// A JSON schema object describing the JSON value encoded in string outputs for this function.
-    public var outputSchema: [Swift.String: JSONValue]?
+    public var outputSchema: JSONObject?
     /// Whether strict parameter validation is enforced for this function tool.
     public var strict: Swift.Bool?
     /// Whether this function is deferred and loaded via tool search.
@@ -2609,6 +2784,9 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionTool`.
     ///
@@ -2623,8 +2801,8 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
-        parameters: [Swift.String: JSONValue]? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
+        parameters: JSONObject? = nil,
+        outputSchema: JSONObject? = nil,
         strict: Swift.Bool? = nil,
         deferLoading: Swift.Bool? = nil,
         allowedCallers: [CallableToolAllowedCaller]? = nil
@@ -2639,7 +2817,7 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `FunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2648,19 +2826,20 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try reader.constant("type", is: "function", required: true)
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional([Swift.String: JSONValue].self, "parameters")
-        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
+        self.parameters = try reader.optional(JSONObject.self, "parameters")
+        self.outputSchema = try reader.optional(JSONObject.self, "output_schema")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
         self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
@@ -2669,5 +2848,6 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(self.strict, "strict")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -13,7 +13,7 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Whether to enforce strict parameter validation. If omitted, Responses attempts to use strict validation when the schema is compatible, and falls back to non-strict validation otherwise.
     public var strict: Swift.Bool?
     /// A JSON Schema describing the JSON value encoded in string outputs for this function tool. This does not describe content-array outputs.
-    public var outputSchema: [Swift.String: JSONValue]?
+    public var outputSchema: JSONObject?
     /// Whether this function should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
     /// The tool invocation context(s).
@@ -22,6 +22,9 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionToolParam`.
     ///
@@ -38,7 +41,7 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
         description: Swift.String? = nil,
         parameters: EmptyModelParam? = nil,
         strict: Swift.Bool? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
+        outputSchema: JSONObject? = nil,
         deferLoading: Swift.Bool? = nil,
         allowedCallers: [CallableToolAllowedCaller]? = nil
     ) {
@@ -52,7 +55,7 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `FunctionToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -63,17 +66,18 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
         self.description = try reader.optional(Swift.String.self, "description")
         self.parameters = try reader.optional(EmptyModelParam.self, "parameters")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, "output_schema")
+        self.outputSchema = try reader.optional(JSONObject.self, "output_schema")
         self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
         self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
@@ -82,6 +86,7 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.outputSchema, "output_schema")
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -110,6 +115,9 @@ public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationRe
     public var textWeight: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HybridSearchOptions`.
     ///
@@ -125,7 +133,7 @@ public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `HybridSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -133,16 +141,18 @@ public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         self.embeddingWeight = try reader.required(Swift.Double.self, "embedding_weight")
         self.textWeight = try reader.required(Swift.Double.self, "text_weight")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.embeddingWeight, "embedding_weight")
         try writer.encode(self.textWeight, "text_weight")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -214,6 +224,9 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     public var action: ImageGenActionEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageGenTool`.
     ///
@@ -256,7 +269,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `ImageGenTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -274,14 +287,15 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
         self.inputImageMask = try reader.optional(ImageGenTool.InputImageMask.self, "input_image_mask")
         self.partialImages = try reader.optional(Swift.Int.self, "partial_images")
         self.action = try reader.optional(ImageGenActionEnum.self, "action")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image_generation", "type")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.quality, "quality")
@@ -294,6 +308,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.inputImageMask, "input_image_mask")
         try writer.encodeIfPresent(self.partialImages, "partial_images")
         try writer.encodeIfPresent(self.action, "action")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -452,6 +467,9 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputImageMask`.
         ///
@@ -467,7 +485,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
         }
 
         /// Decodes `InputImageMask` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -475,16 +493,18 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
             var reader = try ObjectReader(decoder)
             self.imageURL = try reader.optional(Swift.String.self, "image_url")
             self.fileID = try reader.optional(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.imageURL, "image_url")
             try writer.encodeIfPresent(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -503,6 +523,9 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputMessageResource`.
     ///
@@ -524,7 +547,7 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `InputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -535,19 +558,21 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
         self.status = try reader.optional(MessageStatus.self, "status")
         self.content = try reader.required(InputMessageContentList.self, "content")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode(self.role, "role")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(self.content, "content")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -975,28 +1000,33 @@ public enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable
 public struct LocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LocalShellToolParam`.
     public init() {
     }
 
     /// Decodes `LocalShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "local_shell", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local_shell", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1701,6 +1731,9 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModelResponseProperties`.
     ///
@@ -1734,7 +1767,7 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1748,14 +1781,15 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
         self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
         self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
         self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
         try writer.encodeIfPresent(self.temperature, "temperature")
@@ -1764,6 +1798,7 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
         try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
         try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1777,6 +1812,9 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var output: Moderation.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Moderation`.
     ///
@@ -1792,7 +1830,7 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Moderation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1800,16 +1838,18 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.input = try reader.required(Moderation.Input.self, "input")
         self.output = try reader.required(Moderation.Output.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.input, "input")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Moderation for the response input.
@@ -1901,6 +1941,9 @@ public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationRe
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModerationErrorBody`.
     ///
@@ -1916,7 +1959,7 @@ public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ModerationErrorBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1925,17 +1968,19 @@ public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("type", is: "error", required: true)
         self.code = try reader.required(Swift.String.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1972,6 +2017,9 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
     public var categoryAppliedInputTypes: [Swift.String: [ModerationInputType]]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModerationResultBody`.
     ///
@@ -1996,7 +2044,7 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ModerationResultBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2008,20 +2056,22 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
         self.categories = try reader.required([Swift.String: Swift.Bool].self, "categories")
         self.categoryScores = try reader.required([Swift.String: Swift.Double].self, "category_scores")
         self.categoryAppliedInputTypes = try reader.required([Swift.String: [ModerationInputType]].self, "category_applied_input_types")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("moderation_result", "type")
         try writer.encode(self.model, "model")
         try writer.encode(self.flagged, "flagged")
         try writer.encode(self.categories, "categories")
         try writer.encode(self.categoryScores, "category_scores")
         try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2041,6 +2091,9 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     public var tools: [NamespaceToolParam.Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `NamespaceToolParam`.
     ///
@@ -2059,7 +2112,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `NamespaceToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2069,18 +2122,20 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
         self.tools = try reader.required([NamespaceToolParam.Tool].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("namespace", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A function or custom tool that belongs to a namespace.
@@ -2353,28 +2408,33 @@ public struct PersonalityEnum: OpenEnum {
 public struct ProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProgrammaticToolCallingParam`.
     public init() {
     }
 
     /// Decodes `ProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "programmatic_tool_calling", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("programmatic_tool_calling", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2403,6 +2463,9 @@ public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationRep
     public var mode: PromptCacheModeEnum
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PromptCacheOptions`.
     ///
@@ -2413,7 +2476,7 @@ public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `PromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2421,15 +2484,17 @@ public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("ttl", is: "30m", required: true)
         self.mode = try reader.required(PromptCacheModeEnum.self, "mode")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("30m", "ttl")
         try writer.encode(self.mode, "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -12,6 +12,9 @@ public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviati
     public var mode: PromptCacheModeEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PromptCacheOptionsParam`.
     ///
@@ -22,7 +25,7 @@ public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `PromptCacheOptionsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -30,16 +33,18 @@ public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         try reader.constant("ttl", is: "30m", required: false)
         self.mode = try reader.optional(PromptCacheModeEnum.self, "mode")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("30m", "ttl")
         try writer.encodeIfPresent(self.mode, "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -101,6 +106,9 @@ public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporti
     public var hybridSearch: HybridSearchOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RankingOptions`.
     ///
@@ -119,7 +127,7 @@ public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -128,17 +136,19 @@ public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporti
         self.ranker = try reader.optional(RankerVersionType.self, "ranker")
         self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
         self.hybridSearch = try reader.optional(HybridSearchOptions.self, "hybrid_search")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.ranker, "ranker")
         try writer.encodeIfPresent(self.scoreThreshold, "score_threshold")
         try writer.encodeIfPresent(self.hybridSearch, "hybrid_search")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -185,6 +195,9 @@ public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var generateSummary: Reasoning.GenerateSummary?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Reasoning`.
     ///
@@ -209,7 +222,7 @@ public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Reasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -220,19 +233,21 @@ public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.summary = try reader.optional(Reasoning.Summary.self, "summary")
         self.context = try reader.optional(Reasoning.Context.self, "context")
         self.generateSummary = try reader.optional(Reasoning.GenerateSummary.self, "generate_summary")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.mode, "mode")
         try writer.encodeIfPresent(self.effort, "effort")
         try writer.encodeIfPresent(self.summary, "summary")
         try writer.encodeIfPresent(self.context, "context")
         try writer.encodeIfPresent(self.generateSummary, "generate_summary")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A summary of the reasoning performed by the model. This can be
@@ -344,6 +359,9 @@ public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviati
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseAudioDeltaEvent`.
     ///
@@ -359,7 +377,7 @@ public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -368,16 +386,18 @@ public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "response.audio.delta", required: true)
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.delta", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

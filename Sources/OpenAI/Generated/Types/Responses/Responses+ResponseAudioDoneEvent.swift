@@ -12,6 +12,9 @@ public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviatio
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseAudioDoneEvent`.
     ///
@@ -22,7 +25,7 @@ public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -30,16 +33,18 @@ public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "response.audio.done", required: true)
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.done", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -53,6 +58,9 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, S
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseAudioTranscriptDeltaEvent`.
     ///
@@ -68,7 +76,7 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `ResponseAudioTranscriptDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -77,17 +85,19 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "response.audio.transcript.delta", required: true)
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.transcript.delta", "type")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -99,6 +109,9 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, Sp
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseAudioTranscriptDoneEvent`.
     ///
@@ -109,7 +122,7 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ResponseAudioTranscriptDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -117,16 +130,18 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, Sp
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "response.audio.transcript.done", required: true)
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.audio.transcript.done", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -144,6 +159,9 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sen
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
@@ -165,7 +183,7 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sen
     }
 
     /// Decodes `ResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -176,19 +194,21 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sen
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call_code.delta", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -206,6 +226,9 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Send
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCodeInterpreterCallCodeDoneEvent`.
     ///
@@ -227,7 +250,7 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Send
     }
 
     /// Decodes `ResponseCodeInterpreterCallCodeDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -238,19 +261,21 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Send
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.code = try reader.required(Swift.String.self, "code")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call_code.done", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -266,6 +291,9 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sen
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCodeInterpreterCallCompletedEvent`.
     ///
@@ -284,7 +312,7 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sen
     }
 
     /// Decodes `ResponseCodeInterpreterCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -294,18 +322,20 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sen
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call.completed", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -321,6 +351,9 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Se
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCodeInterpreterCallInProgressEvent`.
     ///
@@ -339,7 +372,7 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Se
     }
 
     /// Decodes `ResponseCodeInterpreterCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -349,18 +382,20 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Se
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call.in_progress", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -376,6 +411,9 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, 
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCodeInterpreterCallInterpretingEvent`.
     ///
@@ -394,7 +432,7 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, 
     }
 
     /// Decodes `ResponseCodeInterpreterCallInterpretingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -404,18 +442,20 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, 
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.code_interpreter_call.interpreting", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -429,6 +469,9 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCompletedEvent`.
     ///
@@ -444,7 +487,7 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -453,17 +496,19 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
         try reader.constant("type", is: "response.completed", required: true)
         self.response = try reader.required(Response.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.completed", "type")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -483,6 +528,9 @@ public struct ResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecD
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseContentPartAddedEvent`.
     ///
@@ -507,7 +555,7 @@ public struct ResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ResponseContentPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -519,20 +567,22 @@ public struct ResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecD
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.part = try reader.required(OutputContent.self, "part")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.added", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.part, "part")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -552,6 +602,9 @@ public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDe
     public var part: OutputContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseContentPartDoneEvent`.
     ///
@@ -576,7 +629,7 @@ public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `ResponseContentPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -588,20 +641,22 @@ public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDe
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.part = try reader.required(OutputContent.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.content_part.done", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -613,6 +668,9 @@ public struct ResponseConversation: Codable, Equatable, Sendable, SpecDeviationR
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseConversation`.
     ///
@@ -623,22 +681,24 @@ public struct ResponseConversation: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ResponseConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -652,6 +712,9 @@ public struct ResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationR
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCreatedEvent`.
     ///
@@ -667,7 +730,7 @@ public struct ResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ResponseCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -676,17 +739,19 @@ public struct ResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("type", is: "response.created", required: true)
         self.response = try reader.required(Response.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.created", "type")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -704,6 +769,9 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendabl
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCustomToolCallInputDeltaEvent`.
     ///
@@ -725,7 +793,7 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ResponseCustomToolCallInputDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -736,19 +804,21 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendabl
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.custom_tool_call_input.delta", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -766,6 +836,9 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseCustomToolCallInputDoneEvent`.
     ///
@@ -787,7 +860,7 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable
     }
 
     /// Decodes `ResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -798,19 +871,21 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.input = try reader.required(Swift.String.self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.custom_tool_call_input.done", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -824,6 +899,9 @@ public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReportin
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseError`.
     ///
@@ -839,7 +917,7 @@ public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ResponseError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -847,16 +925,18 @@ public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         self.code = try reader.required(ResponseErrorCode.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -947,6 +1027,9 @@ public struct ResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationRep
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseErrorEvent`.
     ///
@@ -968,7 +1051,7 @@ public struct ResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ResponseErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -979,19 +1062,21 @@ public struct ResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationRep
         self.message = try reader.required(Swift.String.self, "message")
         self.param = try reader.optional(Swift.String.self, "param")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
         try writer.encode(self.param, "param")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1005,6 +1090,9 @@ public struct ResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationRe
     public var response: Response
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFailedEvent`.
     ///
@@ -1020,7 +1108,7 @@ public struct ResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ResponseFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1029,17 +1117,19 @@ public struct ResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("type", is: "response.failed", required: true)
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.response = try reader.required(Response.self, "response")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.failed", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.response, "response")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1055,6 +1145,9 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFileSearchCallCompletedEvent`.
     ///
@@ -1073,7 +1166,7 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable
     }
 
     /// Decodes `ResponseFileSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1083,18 +1176,20 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.file_search_call.completed", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1110,6 +1205,9 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendabl
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFileSearchCallInProgressEvent`.
     ///
@@ -1128,7 +1226,7 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ResponseFileSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1138,18 +1236,20 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendabl
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.file_search_call.in_progress", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1165,6 +1265,9 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFileSearchCallSearchingEvent`.
     ///
@@ -1183,7 +1286,7 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable
     }
 
     /// Decodes `ResponseFileSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1193,18 +1296,20 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.file_search_call.searching", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1217,6 +1322,9 @@ public struct ResponseFormatTextGrammar: Codable, Equatable, Sendable, SpecDevia
     public var grammar: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFormatTextGrammar`.
     ///
@@ -1227,7 +1335,7 @@ public struct ResponseFormatTextGrammar: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ResponseFormatTextGrammar` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1235,16 +1343,18 @@ public struct ResponseFormatTextGrammar: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "grammar", required: true)
         self.grammar = try reader.required(Swift.String.self, "grammar")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("grammar", "type")
         try writer.encode(self.grammar, "grammar")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1255,28 +1365,33 @@ public struct ResponseFormatTextGrammar: Codable, Equatable, Sendable, SpecDevia
 public struct ResponseFormatTextPython: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFormatTextPython`.
     public init() {
     }
 
     /// Decodes `ResponseFormatTextPython` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "python", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("python", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1294,6 +1409,9 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Senda
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFunctionCallArgumentsDeltaEvent`.
     ///
@@ -1315,7 +1433,7 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Senda
     }
 
     /// Decodes `ResponseFunctionCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1326,19 +1444,21 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Senda
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.delta = try reader.required(Swift.String.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.delta", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1358,6 +1478,9 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendab
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseFunctionCallArgumentsDoneEvent`.
     ///
@@ -1382,7 +1505,7 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendab
     }
 
     /// Decodes `ResponseFunctionCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1394,20 +1517,22 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendab
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.arguments = try reader.required(Swift.String.self, "arguments")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.function_call_arguments.done", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encodeIfPresent(self.name, "name")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.arguments, "arguments")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1423,6 +1548,9 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, 
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseImageGenCallCompletedEvent`.
     ///
@@ -1441,7 +1569,7 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ResponseImageGenCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1451,18 +1579,20 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, 
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.completed", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1478,6 +1608,9 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseImageGenCallGeneratingEvent`.
     ///
@@ -1496,7 +1629,7 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ResponseImageGenCallGeneratingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1506,18 +1639,20 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable,
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.generating", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1533,6 +1668,9 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseImageGenCallInProgressEvent`.
     ///
@@ -1551,7 +1689,7 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ResponseImageGenCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1561,18 +1699,20 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable,
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.in_progress", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1600,6 +1740,9 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendabl
     public var outputFormat: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseImageGenCallPartialImageEvent`.
     ///
@@ -1636,7 +1779,7 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ResponseImageGenCallPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1652,14 +1795,15 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendabl
         self.quality = try reader.optional(Swift.String.self, "quality")
         self.background = try reader.optional(Swift.String.self, "background")
         self.outputFormat = try reader.optional(Swift.String.self, "output_format")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.image_generation_call.partial_image", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
@@ -1670,6 +1814,7 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.quality, "quality")
         try writer.encodeIfPresent(self.background, "background")
         try writer.encodeIfPresent(self.outputFormat, "output_format")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1683,6 +1828,9 @@ public struct ResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviati
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseInProgressEvent`.
     ///
@@ -1698,7 +1846,7 @@ public struct ResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ResponseInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1707,17 +1855,19 @@ public struct ResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "response.in_progress", required: true)
         self.response = try reader.required(Response.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.in_progress", "type")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1731,6 +1881,9 @@ public struct ResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDeviati
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseIncompleteEvent`.
     ///
@@ -1746,7 +1899,7 @@ public struct ResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ResponseIncompleteEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1755,17 +1908,19 @@ public struct ResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "response.incomplete", required: true)
         self.response = try reader.required(Response.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.incomplete", "type")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1783,6 +1938,9 @@ public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationRepor
     public var lastID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseItemList`.
     ///
@@ -1804,7 +1962,7 @@ public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ResponseItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1815,19 +1973,21 @@ public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationRepor
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1853,6 +2013,9 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
     public var topLogprobs: [ResponseLogProb.TopLogprob]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseLogProb`.
     ///
@@ -1871,7 +2034,7 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `ResponseLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1880,17 +2043,19 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
         self.token = try reader.required(Swift.String.self, "token")
         self.logprob = try reader.required(Swift.Double.self, "logprob")
         self.topLogprobs = try reader.optional([ResponseLogProb.TopLogprob].self, "top_logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.token, "token")
         try writer.encode(self.logprob, "logprob")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/ResponseLogProb/properties/top_logprobs/items`.
@@ -1901,6 +2066,9 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
         public var logprob: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `TopLogprob`.
         ///
@@ -1916,7 +2084,7 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
         }
 
         /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1924,16 +2092,18 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
             var reader = try ObjectReader(decoder)
             self.token = try reader.optional(Swift.String.self, "token")
             self.logprob = try reader.optional(Swift.Double.self, "logprob")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.token, "token")
             try writer.encodeIfPresent(self.logprob, "logprob")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1952,6 +2122,9 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendable, 
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPCallArgumentsDeltaEvent`.
     ///
@@ -1973,7 +2146,7 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ResponseMCPCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1984,19 +2157,21 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendable, 
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.delta", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2014,6 +2189,9 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendable, S
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPCallArgumentsDoneEvent`.
     ///
@@ -2035,7 +2213,7 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `ResponseMCPCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2046,19 +2224,21 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendable, S
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.arguments = try reader.required(Swift.String.self, "arguments")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call_arguments.done", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.arguments, "arguments")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2074,6 +2254,9 @@ public struct ResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, SpecD
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPCallCompletedEvent`.
     ///
@@ -2092,7 +2275,7 @@ public struct ResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2102,18 +2285,20 @@ public struct ResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, SpecD
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.completed", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2129,6 +2314,9 @@ public struct ResponseMCPCallFailedEvent: Codable, Equatable, Sendable, SpecDevi
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPCallFailedEvent`.
     ///
@@ -2147,7 +2335,7 @@ public struct ResponseMCPCallFailedEvent: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `ResponseMCPCallFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2157,18 +2345,20 @@ public struct ResponseMCPCallFailedEvent: Codable, Equatable, Sendable, SpecDevi
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.failed", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2184,6 +2374,9 @@ public struct ResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, Spec
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPCallInProgressEvent`.
     ///
@@ -2202,7 +2395,7 @@ public struct ResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `ResponseMCPCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2212,18 +2405,20 @@ public struct ResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, Spec
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_call.in_progress", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2239,6 +2434,9 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendable, 
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPListToolsCompletedEvent`.
     ///
@@ -2257,7 +2455,7 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ResponseMCPListToolsCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2267,17 +2465,19 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendable, 
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_list_tools.completed", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -16,6 +16,9 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable, Spe
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPListToolsFailedEvent`.
     ///
@@ -34,7 +37,7 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `ResponseMCPListToolsFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -44,18 +47,20 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable, Spe
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_list_tools.failed", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -71,6 +76,9 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Equatable, Sendable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseMCPListToolsInProgressEvent`.
     ///
@@ -89,7 +97,7 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ResponseMCPListToolsInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -99,18 +107,20 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Equatable, Sendable,
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.mcp_list_tools.in_progress", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -129,6 +139,9 @@ public struct ResponseOutputItemAddedEvent: Codable, Equatable, Sendable, SpecDe
     public var item: OutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseOutputItemAddedEvent`.
     ///
@@ -147,7 +160,7 @@ public struct ResponseOutputItemAddedEvent: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `ResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -157,18 +170,20 @@ public struct ResponseOutputItemAddedEvent: Codable, Equatable, Sendable, SpecDe
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.item = try reader.required(OutputItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.added", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -184,6 +199,9 @@ public struct ResponseOutputItemDoneEvent: Codable, Equatable, Sendable, SpecDev
     public var item: OutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseOutputItemDoneEvent`.
     ///
@@ -202,7 +220,7 @@ public struct ResponseOutputItemDoneEvent: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -212,18 +230,20 @@ public struct ResponseOutputItemDoneEvent: Codable, Equatable, Sendable, SpecDev
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.item = try reader.required(OutputItem.self, "item")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_item.done", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.item, "item")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -245,6 +265,9 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
     public var annotation: Annotation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseOutputTextAnnotationAddedEvent`.
     ///
@@ -272,7 +295,7 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
     }
 
     /// Decodes `ResponseOutputTextAnnotationAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -285,14 +308,15 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
         self.annotationIndex = try reader.required(Swift.Int.self, "annotation_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.annotation = try reader.optional(Annotation.self, "annotation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.annotation.added", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
@@ -300,6 +324,7 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
         try writer.encode(self.annotationIndex, "annotation_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.annotation, "annotation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -352,6 +377,9 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseProperties`.
     ///
@@ -385,7 +413,7 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `ResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -399,14 +427,15 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
         self.tools = try reader.optional(ToolsArray.self, "tools")
         self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
         self.prompt = try reader.optional(Prompt.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.background, "background")
@@ -415,6 +444,7 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.tools, "tools")
         try writer.encodeIfPresent(self.toolChoice, "tool_choice")
         try writer.encodeIfPresent(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -428,6 +458,9 @@ public struct ResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviationRe
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseQueuedEvent`.
     ///
@@ -443,7 +476,7 @@ public struct ResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ResponseQueuedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -452,17 +485,19 @@ public struct ResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("type", is: "response.queued", required: true)
         self.response = try reader.required(Response.self, "response")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.queued", "type")
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -482,6 +517,9 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Sendab
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseReasoningSummaryPartAddedEvent`.
     ///
@@ -506,7 +544,7 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Sendab
     }
 
     /// Decodes `ResponseReasoningSummaryPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -518,20 +556,22 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Sendab
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.part = try reader.required(SummaryTextContent.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_part.added", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -551,6 +591,9 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendabl
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseReasoningSummaryPartDoneEvent`.
     ///
@@ -575,7 +618,7 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ResponseReasoningSummaryPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -588,14 +631,15 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendabl
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.part = try reader.required(SummaryTextContent.self, "part")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_part.done", "type")
         try writer.encode("incomplete", "status")
         try writer.encode(self.itemID, "item_id")
@@ -603,6 +647,7 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendabl
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.part, "part")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -622,6 +667,9 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Sendab
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseReasoningSummaryTextDeltaEvent`.
     ///
@@ -646,7 +694,7 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Sendab
     }
 
     /// Decodes `ResponseReasoningSummaryTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -658,20 +706,22 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Sendab
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_text.delta", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -691,6 +741,9 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sendabl
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseReasoningSummaryTextDoneEvent`.
     ///
@@ -715,7 +768,7 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ResponseReasoningSummaryTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -727,20 +780,22 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sendabl
         self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
         self.text = try reader.required(Swift.String.self, "text")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_summary_text.done", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.summaryIndex, "summary_index")
         try writer.encode(self.text, "text")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -760,6 +815,9 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable, Spe
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseReasoningTextDeltaEvent`.
     ///
@@ -784,7 +842,7 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `ResponseReasoningTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -796,20 +854,22 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable, Spe
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_text.delta", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -829,6 +889,9 @@ public struct ResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, Spec
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseReasoningTextDoneEvent`.
     ///
@@ -853,7 +916,7 @@ public struct ResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `ResponseReasoningTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -865,20 +928,22 @@ public struct ResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, Spec
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.text = try reader.required(Swift.String.self, "text")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.reasoning_text.done", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.text, "text")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -898,6 +963,9 @@ public struct ResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecDevia
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseRefusalDeltaEvent`.
     ///
@@ -922,7 +990,7 @@ public struct ResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ResponseRefusalDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -934,20 +1002,22 @@ public struct ResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecDevia
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.refusal.delta", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -967,6 +1037,9 @@ public struct ResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDeviat
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseRefusalDoneEvent`.
     ///
@@ -991,7 +1064,7 @@ public struct ResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ResponseRefusalDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1003,20 +1076,22 @@ public struct ResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDeviat
         self.contentIndex = try reader.required(Swift.Int.self, "content_index")
         self.refusal = try reader.required(Swift.String.self, "refusal")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.refusal.done", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.refusal, "refusal")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1034,6 +1109,9 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Equatable, S
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseShellCallCommandAddedStreamingEvent`.
     ///
@@ -1055,7 +1133,7 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Equatable, S
     }
 
     /// Decodes `ResponseShellCallCommandAddedStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1066,19 +1144,21 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Equatable, S
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.command = try reader.required(Swift.String.self, "command")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_command.added", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.command, "command")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1098,6 +1178,9 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Equatable, S
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseShellCallCommandDeltaStreamingEvent`.
     ///
@@ -1122,7 +1205,7 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Equatable, S
     }
 
     /// Decodes `ResponseShellCallCommandDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1134,20 +1217,22 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Equatable, S
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.delta = try reader.required(Swift.String.self, "delta")
         self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_command.delta", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.delta, "delta")
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1165,6 +1250,9 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Equatable, Se
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseShellCallCommandDoneStreamingEvent`.
     ///
@@ -1186,7 +1274,7 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Equatable, Se
     }
 
     /// Decodes `ResponseShellCallCommandDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1197,19 +1285,21 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Equatable, Se
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.command = try reader.required(Swift.String.self, "command")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_command.done", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.command, "command")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1229,6 +1319,9 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Equata
     public var delta: ShellCallOutputDelta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseShellCallOutputContentDeltaStreamingEvent`.
     ///
@@ -1253,7 +1346,7 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Equata
     }
 
     /// Decodes `ResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1265,20 +1358,22 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Equata
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.delta = try reader.required(ShellCallOutputDelta.self, "delta")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_output_content.delta", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.delta, "delta")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1298,6 +1393,9 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatab
     public var output: [FunctionShellCallOutputContent]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseShellCallOutputContentDoneStreamingEvent`.
     ///
@@ -1322,7 +1420,7 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatab
     }
 
     /// Decodes `ResponseShellCallOutputContentDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1334,20 +1432,22 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatab
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.commandIndex = try reader.required(Swift.Int.self, "command_index")
         self.output = try reader.required([FunctionShellCallOutputContent].self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.shell_call_output_content.done", "type")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.commandIndex, "command_index")
         try writer.encode(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1365,6 +1465,9 @@ public struct ResponseStreamOptions: Codable, Equatable, Sendable, SpecDeviation
     public var includeObfuscation: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseStreamOptions`.
     ///
@@ -1375,22 +1478,24 @@ public struct ResponseStreamOptions: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ResponseStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.includeObfuscation = try reader.optional(Swift.Bool.self, "include_obfuscation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1412,6 +1517,9 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
     public var logprobs: [ResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseTextDeltaEvent`.
     ///
@@ -1439,7 +1547,7 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1452,14 +1560,15 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
         self.delta = try reader.required(Swift.String.self, "delta")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.delta", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
@@ -1467,6 +1576,7 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.delta, "delta")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1488,6 +1598,9 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
     public var logprobs: [ResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseTextDoneEvent`.
     ///
@@ -1515,7 +1628,7 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ResponseTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1528,14 +1641,15 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
         self.text = try reader.required(Swift.String.self, "text")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
         self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.output_text.done", "type")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.outputIndex, "output_index")
@@ -1543,6 +1657,7 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.text, "text")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.logprobs, "logprobs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1576,6 +1691,9 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
     public var verbosity: Verbosity?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseTextParam`.
     ///
@@ -1591,7 +1709,7 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `ResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1599,16 +1717,18 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         self.format = try reader.optional(TextResponseFormatConfiguration.self, "format")
         self.verbosity = try reader.optional(Verbosity.self, "verbosity")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.format, "format")
         try writer.encodeIfPresent(self.verbosity, "verbosity")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1629,6 +1749,9 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseUsage`.
     ///
@@ -1653,7 +1776,7 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1664,19 +1787,21 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
         self.outputTokensDetails = try reader.required(ResponseUsage.OutputTokensDetails.self, "output_tokens_details")
         self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encode(self.inputTokensDetails, "input_tokens_details")
         try writer.encode(self.outputTokens, "output_tokens")
         try writer.encode(self.outputTokensDetails, "output_tokens_details")
         try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A detailed breakdown of the input tokens.
@@ -1690,6 +1815,9 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         public var cacheWriteTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputTokensDetails`.
         ///
@@ -1705,7 +1833,7 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1713,16 +1841,18 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
             var reader = try ObjectReader(decoder)
             self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
             self.cacheWriteTokens = try reader.optional(Swift.Int.self, "cache_write_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.cachedTokens, "cached_tokens")
             try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -1734,6 +1864,9 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         public var reasoningTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `OutputTokensDetails`.
         ///
@@ -1744,22 +1877,24 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.reasoningTokens = try reader.required(Swift.Int.self, "reasoning_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.reasoningTokens, "reasoning_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1776,6 +1911,9 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Equatable, Sendable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseWebSearchCallCompletedEvent`.
     ///
@@ -1794,7 +1932,7 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ResponseWebSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1804,18 +1942,20 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Equatable, Sendable,
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.web_search_call.completed", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1831,6 +1971,9 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Equatable, Sendable
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseWebSearchCallInProgressEvent`.
     ///
@@ -1849,7 +1992,7 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Equatable, Sendable
     }
 
     /// Decodes `ResponseWebSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1859,18 +2002,20 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Equatable, Sendable
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.web_search_call.in_progress", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1886,6 +2031,9 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable,
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseWebSearchCallSearchingEvent`.
     ///
@@ -1904,7 +2052,7 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ResponseWebSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1914,18 +2062,20 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable,
         self.outputIndex = try reader.required(Swift.Int.self, "output_index")
         self.itemID = try reader.required(Swift.String.self, "item_id")
         self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.web_search_call.searching", "type")
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.itemID, "item_id")
         try writer.encode(self.sequenceNumber, "sequence_number")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1944,6 +2094,9 @@ public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReport
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponseWsError`.
     ///
@@ -1965,7 +2118,7 @@ public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `ResponseWsError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1976,19 +2129,21 @@ public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReport
         self.sequenceNumber = try reader.optional(Swift.Int.self, "sequence_number")
         self.error = try reader.required(ErrorPayload.self, "error")
         self.streamID = try reader.optional(Swift.String.self, "stream_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("error", "type")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.sequenceNumber, "sequence_number")
         try writer.encode(self.error, "error")
         try writer.encodeIfPresent(self.streamID, "stream_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2243,6 +2398,9 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ResponsesClientEventResponseCreate`.
     ///
@@ -2348,7 +2506,7 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ResponsesClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2387,14 +2545,15 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
         self.conversation = try reader.optional(ConversationParam.self, "conversation")
         self.contextManagement = try reader.optional([ContextManagementParam].self, "context_management")
         self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.create", "type")
         try writer.encodeIfPresent(self.streamID, "stream_id")
         try writer.encodeIfPresent(self.metadata, "metadata")
@@ -2428,6 +2587,7 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
         try writer.encodeIfPresent(self.conversation, "conversation")
         try writer.encodeIfPresent(self.contextManagement, "context_management")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2546,6 +2706,9 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
     public var stderr: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ShellCallOutputDelta`.
     ///
@@ -2561,7 +2724,7 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ShellCallOutputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2569,16 +2732,18 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         self.stdout = try reader.optional(Swift.String.self, "stdout")
         self.stderr = try reader.optional(Swift.String.self, "stderr")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.stdout, "stdout")
         try writer.encodeIfPresent(self.stderr, "stderr")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2588,28 +2753,33 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
 public struct SpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SpecificApplyPatchParam`.
     public init() {
     }
 
     /// Decodes `SpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "apply_patch", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2619,28 +2789,33 @@ public struct SpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviati
 public struct SpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SpecificFunctionShellParam`.
     public init() {
     }
 
     /// Decodes `SpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "shell", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("shell", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2648,28 +2823,33 @@ public struct SpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDevi
 public struct SpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SpecificProgrammaticToolCallingParam`.
     public init() {
     }
 
     /// Decodes `SpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "programmatic_tool_calling", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("programmatic_tool_calling", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2711,6 +2891,9 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TokenCountsBody`.
     ///
@@ -2756,7 +2939,7 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `TokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2774,14 +2957,15 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
         self.conversation = try reader.optional(ConversationParam.self, "conversation")
         self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
         self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.input, "input")
         try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
@@ -2794,6 +2978,7 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.conversation, "conversation")
         try writer.encodeIfPresent(self.toolChoice, "tool_choice")
         try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2804,6 +2989,9 @@ public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationRe
     public var inputTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TokenCountsResource`.
     public init(inputTokens: Swift.Int) {
@@ -2811,7 +2999,7 @@ public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `TokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2819,16 +3007,18 @@ public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "response.input_tokens", required: true)
         self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.input_tokens", "object")
         try writer.encode(self.inputTokens, "input_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2962,9 +3152,12 @@ public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   { "type": "image_generation" }
     /// ]
     /// ```
-    public var tools: [[Swift.String: JSONValue]]
+    public var tools: [JSONObject]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolChoiceAllowed`.
     ///
@@ -2973,14 +3166,14 @@ public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationRepo
     ///   - tools: A list of tool definitions that the model should be allowed to call.
     public init(
         mode: ToolChoiceAllowed.Mode,
-        tools: [[Swift.String: JSONValue]]
+        tools: [JSONObject]
     ) {
         self.mode = mode
         self.tools = tools
     }
 
     /// Decodes `ToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2988,18 +3181,20 @@ public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "allowed_tools", required: true)
         self.mode = try reader.required(ToolChoiceAllowed.Mode.self, "mode")
-        self.tools = try reader.required([[Swift.String: JSONValue]].self, "tools")
+        self.tools = try reader.required([JSONObject].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("allowed_tools", "type")
         try writer.encode(self.mode, "mode")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Constrains the tools available to the model to a pre-defined set.
@@ -3035,6 +3230,9 @@ public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationRepor
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolChoiceCustom`.
     ///
@@ -3045,7 +3243,7 @@ public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3053,16 +3251,18 @@ public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationRepor
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "custom", required: true)
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("custom", "type")
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3175,6 +3375,9 @@ public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReport
     public var type: ToolChoiceTypes.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolChoiceTypes`.
     ///
@@ -3185,22 +3388,24 @@ public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `ToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(ToolChoiceTypes.TypeValue.self, "type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of hosted tool the model should to use. Learn more about
@@ -3263,6 +3468,9 @@ public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var parameters: EmptyModelParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolSearchToolParam`.
     ///
@@ -3281,7 +3489,7 @@ public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3291,18 +3499,20 @@ public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
         self.execution = try reader.optional(ToolSearchExecutionType.self, "execution")
         self.description = try reader.optional(Swift.String.self, "description")
         self.parameters = try reader.optional(EmptyModelParam.self, "parameters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tool_search", "type")
         try writer.encodeIfPresent(self.execution, "execution")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.parameters, "parameters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3357,6 +3567,9 @@ public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReport
     public var title: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `URLCitationBody`.
     ///
@@ -3378,7 +3591,7 @@ public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `URLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3389,19 +3602,21 @@ public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReport
         self.startIndex = try reader.required(Swift.Int.self, "start_index")
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
         self.title = try reader.required(Swift.String.self, "title")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("url_citation", "type")
         try writer.encode(self.url, "url")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.title, "title")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3419,6 +3634,9 @@ public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDe
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchApproximateLocation`.
     ///
@@ -3440,7 +3658,7 @@ public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `WebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3451,19 +3669,21 @@ public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDe
         self.region = try reader.optional(Swift.String.self, "region")
         self.city = try reader.optional(Swift.String.self, "city")
         self.timezone = try reader.optional(Swift.String.self, "timezone")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("approximate", "type")
         try writer.encodeIfPresent(self.country, "country")
         try writer.encodeIfPresent(self.region, "region")
         try writer.encodeIfPresent(self.city, "city")
         try writer.encodeIfPresent(self.timezone, "timezone")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -3482,6 +3702,9 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
     public var searchContentTypes: [SearchContentType]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchPreviewTool`.
     ///
@@ -3503,7 +3726,7 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `WebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3513,18 +3736,20 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
         self.userLocation = try reader.optional(ApproximateLocation.self, "user_location")
         self.searchContextSize = try reader.optional(SearchContextSize.self, "search_context_size")
         self.searchContentTypes = try reader.optional([SearchContentType].self, "search_content_types")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.userLocation, "user_location")
         try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
         try writer.encodeIfPresent(self.searchContentTypes, "search_content_types")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
@@ -3570,6 +3795,9 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     public var searchContextSize: WebSearchContextSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebSearchTool`.
     ///
@@ -3594,7 +3822,7 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `WebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3605,19 +3833,21 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
         self.filters = try reader.optional(WebSearchTool.Filters.self, "filters")
         self.userLocation = try reader.optional(WebSearchApproximateLocation.self, "user_location")
         self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.externalWebAccess, "external_web_access")
         try writer.encodeIfPresent(self.filters, "filters")
         try writer.encodeIfPresent(self.userLocation, "user_location")
         try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
@@ -3650,6 +3880,9 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Filters`.
         ///
@@ -3660,22 +3893,24 @@ public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `Filters` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

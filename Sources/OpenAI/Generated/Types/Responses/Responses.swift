@@ -63,6 +63,9 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApplyPatchToolParam`.
     ///
@@ -73,7 +76,7 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -81,16 +84,18 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "apply_patch", required: true)
         self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch", "type")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -106,6 +111,9 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ApproximateLocation`.
     ///
@@ -127,7 +135,7 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -138,19 +146,21 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
         self.region = try reader.optional(Swift.String.self, "region")
         self.city = try reader.optional(Swift.String.self, "city")
         self.timezone = try reader.optional(Swift.String.self, "timezone")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("approximate", "type")
         try writer.encodeIfPresent(self.country, "country")
         try writer.encodeIfPresent(self.region, "region")
         try writer.encodeIfPresent(self.city, "city")
         try writer.encodeIfPresent(self.timezone, "timezone")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -168,6 +178,9 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
     public var networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AutoCodeInterpreterToolParam`.
     ///
@@ -186,7 +199,7 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `AutoCodeInterpreterToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -196,18 +209,20 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
         self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
         self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, "memory_limit")
         self.networkPolicy = try reader.optional(AutoCodeInterpreterToolParam.NetworkPolicy.self, "network_policy")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("auto", "type")
         try writer.encodeIfPresent(self.fileIDs, "file_ids")
         try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
         try writer.encodeIfPresent(self.networkPolicy, "network_policy")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Network access policy for the container.
@@ -262,6 +277,9 @@ public struct BetaAdditionalTools: Codable, Equatable, Sendable, SpecDeviationRe
     public var tools: [BetaTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaAdditionalTools`.
     ///
@@ -283,7 +301,7 @@ public struct BetaAdditionalTools: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaAdditionalTools` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -294,19 +312,21 @@ public struct BetaAdditionalTools: Codable, Equatable, Sendable, SpecDeviationRe
         self.id = try reader.required(Swift.String.self, "id")
         self.role = try reader.required(BetaMessageRole.self, "role")
         self.tools = try reader.required([BetaTool].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("additional_tools", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.role, "role")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -320,6 +340,9 @@ public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDe
     public var tools: [BetaTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaAdditionalToolsItemParam`.
     ///
@@ -338,7 +361,7 @@ public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `BetaAdditionalToolsItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -349,19 +372,21 @@ public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDe
         self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
         self.id = try reader.optional(Swift.String.self, "id")
         self.tools = try reader.required([BetaTool].self, "tools")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("additional_tools", "type")
         try writer.encode("developer", "role")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.tools, "tools")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -379,6 +404,9 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     public var content: [BetaAgentMessage.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaAgentMessage`.
     ///
@@ -403,7 +431,7 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `BetaAgentMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -415,20 +443,22 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         self.author = try reader.required(Swift.String.self, "author")
         self.recipient = try reader.required(Swift.String.self, "recipient")
         self.content = try reader.required([BetaAgentMessage.ContentItem].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("agent_message", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.author, "author")
         try writer.encode(self.recipient, "recipient")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A content part that makes up an input or output item.
@@ -527,6 +557,9 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
     public var content: [BetaAgentMessageItemParam.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaAgentMessageItemParam`.
     ///
@@ -551,7 +584,7 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `BetaAgentMessageItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -563,20 +596,22 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
         self.author = try reader.required(Swift.String.self, "author")
         self.recipient = try reader.required(Swift.String.self, "recipient")
         self.content = try reader.required([BetaAgentMessageItemParam.ContentItem].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("agent_message", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.author, "author")
         try writer.encode(self.recipient, "recipient")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A plaintext, image, or encrypted agent message content part.
@@ -630,6 +665,9 @@ public struct BetaAgentTag: Codable, Equatable, Sendable, SpecDeviationReporting
     public var agentName: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaAgentTag`.
     ///
@@ -640,22 +678,24 @@ public struct BetaAgentTag: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `BetaAgentTag` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.agentName = try reader.required(Swift.String.self, "agent_name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.agentName, "agent_name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -667,6 +707,9 @@ public struct BetaAgentTagParam: Codable, Equatable, Sendable, SpecDeviationRepo
     public var agentName: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaAgentTagParam`.
     ///
@@ -677,22 +720,24 @@ public struct BetaAgentTagParam: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `BetaAgentTagParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.agentName = try reader.required(Swift.String.self, "agent_name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.agentName, "agent_name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -827,6 +872,9 @@ public struct BetaApplyPatchCreateFileOperation: Codable, Equatable, Sendable, S
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchCreateFileOperation`.
     ///
@@ -842,7 +890,7 @@ public struct BetaApplyPatchCreateFileOperation: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `BetaApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -851,17 +899,19 @@ public struct BetaApplyPatchCreateFileOperation: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "create_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("create_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -879,6 +929,9 @@ public struct BetaApplyPatchCreateFileOperationParam: Codable, Equatable, Sendab
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchCreateFileOperationParam`.
     ///
@@ -894,7 +947,7 @@ public struct BetaApplyPatchCreateFileOperationParam: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaApplyPatchCreateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -903,17 +956,19 @@ public struct BetaApplyPatchCreateFileOperationParam: Codable, Equatable, Sendab
         try reader.constant("type", is: "create_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("create_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -925,6 +980,9 @@ public struct BetaApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, S
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchDeleteFileOperation`.
     ///
@@ -935,7 +993,7 @@ public struct BetaApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `BetaApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -943,16 +1001,18 @@ public struct BetaApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, S
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "delete_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("delete_file", "type")
         try writer.encode(self.path, "path")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -966,6 +1026,9 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendab
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchDeleteFileOperationParam`.
     ///
@@ -976,7 +1039,7 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaApplyPatchDeleteFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -984,16 +1047,18 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendab
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "delete_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("delete_file", "type")
         try writer.encode(self.path, "path")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1061,6 +1126,9 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchToolCall`.
     ///
@@ -1091,7 +1159,7 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `BetaApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1105,14 +1173,15 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         self.status = try reader.required(BetaApplyPatchCallStatus.self, "status")
         self.operation = try reader.required(BetaApplyPatchToolCall.Operation.self, "operation")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -1121,6 +1190,7 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.status, "status")
         try writer.encode(self.operation, "operation")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
@@ -1188,6 +1258,9 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, Spe
     public var operation: BetaApplyPatchOperationParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchToolCallItemParam`.
     ///
@@ -1215,7 +1288,7 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `BetaApplyPatchToolCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1228,14 +1301,15 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, Spe
         self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
         self.status = try reader.required(BetaApplyPatchCallStatusParam.self, "status")
         self.operation = try reader.required(BetaApplyPatchOperationParam.self, "operation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -1243,6 +1317,7 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.status, "status")
         try writer.encode(self.operation, "operation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1266,6 +1341,9 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchToolCallOutput`.
     ///
@@ -1296,7 +1374,7 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `BetaApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1310,14 +1388,15 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
         self.status = try reader.required(BetaApplyPatchCallOutputStatus.self, "status")
         self.output = try reader.optional(Swift.String.self, "output")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -1326,6 +1405,7 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.output, "output")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1351,6 +1431,9 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchToolCallOutputItemParam`.
     ///
@@ -1378,7 +1461,7 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
     }
 
     /// Decodes `BetaApplyPatchToolCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1391,14 +1474,15 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
         self.caller = try reader.optional(BetaToolCallCallerParam.self, "caller")
         self.status = try reader.required(BetaApplyPatchCallOutputStatusParam.self, "status")
         self.output = try reader.optional(Swift.String.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch_call_output", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
@@ -1406,6 +1490,7 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1419,6 +1504,9 @@ public struct BetaApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviati
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchToolParam`.
     ///
@@ -1429,7 +1517,7 @@ public struct BetaApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1437,16 +1525,18 @@ public struct BetaApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "apply_patch", required: true)
         self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("apply_patch", "type")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1460,6 +1550,9 @@ public struct BetaApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, S
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchUpdateFileOperation`.
     ///
@@ -1475,7 +1568,7 @@ public struct BetaApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `BetaApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1484,17 +1577,19 @@ public struct BetaApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, S
         try reader.constant("type", is: "update_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("update_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1512,6 +1607,9 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendab
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApplyPatchUpdateFileOperationParam`.
     ///
@@ -1527,7 +1625,7 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendab
     }
 
     /// Decodes `BetaApplyPatchUpdateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1536,17 +1634,19 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendab
         try reader.constant("type", is: "update_file", required: true)
         self.path = try reader.required(Swift.String.self, "path")
         self.diff = try reader.required(Swift.String.self, "diff")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("update_file", "type")
         try writer.encode(self.path, "path")
         try writer.encode(self.diff, "diff")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1562,6 +1662,9 @@ public struct BetaApproximateLocation: Codable, Equatable, Sendable, SpecDeviati
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaApproximateLocation`.
     ///
@@ -1583,7 +1686,7 @@ public struct BetaApproximateLocation: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1594,19 +1697,21 @@ public struct BetaApproximateLocation: Codable, Equatable, Sendable, SpecDeviati
         self.region = try reader.optional(Swift.String.self, "region")
         self.city = try reader.optional(Swift.String.self, "city")
         self.timezone = try reader.optional(Swift.String.self, "timezone")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("approximate", "type")
         try writer.encodeIfPresent(self.country, "country")
         try writer.encodeIfPresent(self.region, "region")
         try writer.encodeIfPresent(self.city, "city")
         try writer.encodeIfPresent(self.timezone, "timezone")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1624,6 +1729,9 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Equatable, Sendable, Sp
     public var networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaAutoCodeInterpreterToolParam`.
     ///
@@ -1642,7 +1750,7 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `BetaAutoCodeInterpreterToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1652,18 +1760,20 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Equatable, Sendable, Sp
         self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
         self.memoryLimit = try reader.optional(BetaContainerMemoryLimit.self, "memory_limit")
         self.networkPolicy = try reader.optional(BetaAutoCodeInterpreterToolParam.NetworkPolicy.self, "network_policy")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("auto", "type")
         try writer.encodeIfPresent(self.fileIDs, "file_ids")
         try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
         try writer.encodeIfPresent(self.networkPolicy, "network_policy")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Network access policy for the container.
@@ -1763,6 +1873,9 @@ public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporti
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaClickParam`.
     ///
@@ -1784,7 +1897,7 @@ public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `BetaClickParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1795,19 +1908,21 @@ public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporti
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
         self.keys = try reader.optional([Swift.String].self, "keys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("click", "type")
         try writer.encode(self.button, "button")
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
         try writer.encodeIfPresent(self.keys, "keys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1819,6 +1934,9 @@ public struct BetaCodeInterpreterOutputImage: Codable, Equatable, Sendable, Spec
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCodeInterpreterOutputImage`.
     ///
@@ -1829,7 +1947,7 @@ public struct BetaCodeInterpreterOutputImage: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaCodeInterpreterOutputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1837,16 +1955,18 @@ public struct BetaCodeInterpreterOutputImage: Codable, Equatable, Sendable, Spec
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "image", required: true)
         self.url = try reader.required(Swift.String.self, "url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("image", "type")
         try writer.encode(self.url, "url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1858,6 +1978,9 @@ public struct BetaCodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecD
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCodeInterpreterOutputLogs`.
     ///
@@ -1868,7 +1991,7 @@ public struct BetaCodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `BetaCodeInterpreterOutputLogs` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1876,16 +1999,18 @@ public struct BetaCodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecD
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "logs", required: true)
         self.logs = try reader.required(Swift.String.self, "logs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("logs", "type")
         try writer.encode(self.logs, "logs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1903,6 +2028,9 @@ public struct BetaCodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviati
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCodeInterpreterTool`.
     ///
@@ -1918,7 +2046,7 @@ public struct BetaCodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `BetaCodeInterpreterTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1927,17 +2055,19 @@ public struct BetaCodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("type", is: "code_interpreter", required: true)
         self.container = try reader.required(BetaCodeInterpreterTool.Container.self, "container")
         self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("code_interpreter", "type")
         try writer.encode(self.container, "container")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The code interpreter container. Can be a container ID or an object that
@@ -2005,6 +2135,9 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     public var outputs: [BetaCodeInterpreterToolCall.Output]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCodeInterpreterToolCall`.
     ///
@@ -2032,7 +2165,7 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `BetaCodeInterpreterToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2045,14 +2178,15 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
         self.containerID = try reader.required(Swift.String.self, "container_id")
         self.code = try reader.optional(Swift.String.self, "code")
         self.outputs = try reader.optional([BetaCodeInterpreterToolCall.Output].self, "outputs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("code_interpreter_call", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
@@ -2060,6 +2194,7 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.containerID, "container_id")
         try writer.encode(self.code, "code")
         try writer.encode(self.outputs, "outputs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
@@ -2142,6 +2277,9 @@ public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationRe
     public var usage: BetaResponseUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCompactResource`.
     ///
@@ -2163,7 +2301,7 @@ public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `BetaCompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2174,19 +2312,21 @@ public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationRe
         self.output = try reader.required([BetaItemField].self, "output")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.usage = try reader.required(BetaResponseUsage.self, "usage")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("response.compaction", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.output, "output")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.usage, "usage")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2214,6 +2354,9 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
     public var serviceTier: BetaServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCompactResponseMethodPublicBody`.
     ///
@@ -2247,7 +2390,7 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
     }
 
     /// Decodes `BetaCompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2261,14 +2404,15 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
         self.promptCacheRetention = try reader.optional(BetaPromptCacheRetentionEnum.self, "prompt_cache_retention")
         self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, "prompt_cache_options")
         self.serviceTier = try reader.optional(BetaServiceTierEnum.self, "service_tier")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.input, "input")
         try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
@@ -2277,6 +2421,7 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
         try writer.encodeIfPresent(self.promptCacheRetention, "prompt_cache_retention")
         try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
         try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2294,6 +2439,9 @@ public struct BetaCompactionBody: Codable, Equatable, Sendable, SpecDeviationRep
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCompactionBody`.
     ///
@@ -2315,7 +2463,7 @@ public struct BetaCompactionBody: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `BetaCompactionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2326,19 +2474,21 @@ public struct BetaCompactionBody: Codable, Equatable, Sendable, SpecDeviationRep
         self.id = try reader.required(Swift.String.self, "id")
         self.encryptedContent = try reader.required(Swift.String.self, "encrypted_content")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("compaction", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(self.id, "id")
         try writer.encode(self.encryptedContent, "encrypted_content")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2356,6 +2506,9 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCompactionSummaryItemParam`.
     ///
@@ -2374,7 +2527,7 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaCompactionSummaryItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2384,18 +2537,20 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
         self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
         self.id = try reader.optional(Swift.String.self, "id")
         self.encryptedContent = try reader.required(Swift.String.self, "encrypted_content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("compaction", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.encryptedContent, "encrypted_content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2407,6 +2562,9 @@ public struct BetaCompactionTriggerItemParam: Codable, Equatable, Sendable, Spec
     public var agent: BetaAgentTagParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaCompactionTriggerItemParam`.
     ///
@@ -2417,7 +2575,7 @@ public struct BetaCompactionTriggerItemParam: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `BetaCompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2425,15 +2583,17 @@ public struct BetaCompactionTriggerItemParam: Codable, Equatable, Sendable, Spec
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "compaction_trigger", required: true)
         self.agent = try reader.optional(BetaAgentTagParam.self, "agent")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("compaction_trigger", "type")
         try writer.encodeIfPresent(self.agent, "agent")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -25,6 +25,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
@@ -52,7 +55,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -65,14 +68,15 @@ extension ResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_text.delta", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -80,6 +84,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -105,6 +110,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
@@ -132,7 +140,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -145,14 +153,15 @@ extension ResponsesServerEvent {
             self.text = try reader.required(Swift.String.self, "text")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_text.done", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -160,6 +169,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.text, "text")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -185,6 +195,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningTextDelta`.
         ///
@@ -212,7 +225,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -225,14 +238,15 @@ extension ResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_text.delta", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -240,6 +254,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -265,6 +280,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningTextDone`.
         ///
@@ -292,7 +310,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -305,14 +323,15 @@ extension ResponsesServerEvent {
             self.text = try reader.required(Swift.String.self, "text")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_text.done", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -320,6 +339,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.text, "text")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -345,6 +365,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseRefusalDelta`.
         ///
@@ -372,7 +395,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseRefusalDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -385,14 +408,15 @@ extension ResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.refusal.delta", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -400,6 +424,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -425,6 +450,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseRefusalDone`.
         ///
@@ -452,7 +480,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseRefusalDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -465,14 +493,15 @@ extension ResponsesServerEvent {
             self.refusal = try reader.required(Swift.String.self, "refusal")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.refusal.done", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -480,6 +509,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.refusal, "refusal")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -503,6 +533,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallCommandAdded`.
         ///
@@ -527,7 +560,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallCommandAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -539,20 +572,22 @@ extension ResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.command = try reader.required(Swift.String.self, "command")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_command.added", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.command, "command")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -578,6 +613,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallCommandDelta`.
         ///
@@ -605,7 +643,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallCommandDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -618,14 +656,15 @@ extension ResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.obfuscation = try reader.optional(Swift.String.self, "obfuscation")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_command.delta", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.outputIndex, "output_index")
@@ -633,6 +672,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.obfuscation, "obfuscation")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -656,6 +696,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallCommandDone`.
         ///
@@ -680,7 +723,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallCommandDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -692,20 +735,22 @@ extension ResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.command = try reader.required(Swift.String.self, "command")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_command.done", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.command, "command")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -731,6 +776,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
@@ -758,7 +806,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -771,14 +819,15 @@ extension ResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.delta = try reader.required(ShellCallOutputDelta.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_output_content.delta", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.itemID, "item_id")
@@ -786,6 +835,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -811,6 +861,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
@@ -838,7 +891,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseShellCallOutputContentDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -851,14 +904,15 @@ extension ResponsesServerEvent {
             self.commandIndex = try reader.required(Swift.Int.self, "command_index")
             self.output = try reader.required([FunctionShellCallOutputContent].self, "output")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.shell_call_output_content.done", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.itemID, "item_id")
@@ -866,6 +920,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.commandIndex, "command_index")
             try writer.encode(self.output, "output")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -887,6 +942,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
@@ -908,7 +966,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseWebSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -919,19 +977,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.web_search_call.completed", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -953,6 +1013,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
@@ -974,7 +1037,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseWebSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -985,19 +1048,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.web_search_call.in_progress", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1019,6 +1084,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseWebSearchCallSearching`.
         ///
@@ -1040,7 +1108,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseWebSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1051,19 +1119,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.web_search_call.searching", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

@@ -338,6 +338,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioDelta`.
         ///
@@ -356,7 +359,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -366,18 +369,20 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.delta = try reader.required(Swift.String.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.delta", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -395,6 +400,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioDone`.
         ///
@@ -410,7 +418,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -419,17 +427,19 @@ extension ResponsesServerEvent {
             try reader.constant("type", is: "response.audio.done", required: true)
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.done", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -449,6 +459,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
@@ -467,7 +480,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -477,18 +490,20 @@ extension ResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.transcript.delta", "type")
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -506,6 +521,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseAudioTranscriptDone`.
         ///
@@ -521,7 +539,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -530,17 +548,19 @@ extension ResponsesServerEvent {
             try reader.constant("type", is: "response.audio.transcript.done", required: true)
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.audio.transcript.done", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -564,6 +584,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
@@ -588,7 +611,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -600,20 +623,22 @@ extension ResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call_code.delta", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -637,6 +662,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
@@ -661,7 +689,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -673,20 +701,22 @@ extension ResponsesServerEvent {
             self.code = try reader.required(Swift.String.self, "code")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call_code.done", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.code, "code")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -708,6 +738,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
@@ -729,7 +762,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -740,19 +773,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call.completed", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -774,6 +809,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
@@ -795,7 +833,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -806,19 +844,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call.in_progress", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -840,6 +880,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
@@ -861,7 +904,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -872,19 +915,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.code_interpreter_call.interpreting", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -904,6 +949,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCompleted`.
         ///
@@ -922,7 +970,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -932,18 +980,20 @@ extension ResponsesServerEvent {
             self.response = try reader.required(Response.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.completed", "type")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -969,6 +1019,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseContentPartAdded`.
         ///
@@ -996,7 +1049,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1009,14 +1062,15 @@ extension ResponsesServerEvent {
             self.part = try reader.required(OutputContent.self, "part")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.content_part.added", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -1024,6 +1078,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.part, "part")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1049,6 +1104,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseContentPartDone`.
         ///
@@ -1076,7 +1134,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1089,14 +1147,15 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.part = try reader.required(OutputContent.self, "part")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.content_part.done", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -1104,6 +1163,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.part, "part")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1123,6 +1183,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCreated`.
         ///
@@ -1141,7 +1204,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1151,18 +1214,20 @@ extension ResponsesServerEvent {
             self.response = try reader.required(Response.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.created", "type")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1186,6 +1251,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
@@ -1210,7 +1278,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1222,20 +1290,22 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.delta = try reader.required(Swift.String.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.custom_tool_call_input.delta", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1259,6 +1329,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
@@ -1283,7 +1356,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1295,20 +1368,22 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.input = try reader.required(Swift.String.self, "input")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.custom_tool_call_input.done", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.input, "input")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1328,6 +1403,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFailed`.
         ///
@@ -1346,7 +1424,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1356,18 +1434,20 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.response = try reader.required(Response.self, "response")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.failed", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.response, "response")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1389,6 +1469,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
@@ -1410,7 +1493,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1421,19 +1504,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.file_search_call.completed", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1455,6 +1540,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
@@ -1476,7 +1564,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1487,19 +1575,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.file_search_call.in_progress", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1521,6 +1611,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFileSearchCallSearching`.
         ///
@@ -1542,7 +1635,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1553,19 +1646,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.file_search_call.searching", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1589,6 +1684,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
@@ -1613,7 +1711,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1625,20 +1723,22 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.delta = try reader.required(Swift.String.self, "delta")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.function_call_arguments.delta", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.delta, "delta")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1664,6 +1764,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
@@ -1691,7 +1794,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1704,14 +1807,15 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.function_call_arguments.done", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encodeIfPresent(self.name, "name")
@@ -1719,6 +1823,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.arguments, "arguments")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1740,6 +1845,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
@@ -1761,7 +1869,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1772,19 +1880,21 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.completed", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.itemID, "item_id")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1806,6 +1916,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
@@ -1827,7 +1940,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1838,19 +1951,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.generating", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1872,6 +1987,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
@@ -1893,7 +2011,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1904,19 +2022,21 @@ extension ResponsesServerEvent {
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.in_progress", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1950,6 +2070,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
@@ -1989,7 +2112,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2006,14 +2129,15 @@ extension ResponsesServerEvent {
             self.background = try reader.optional(Swift.String.self, "background")
             self.outputFormat = try reader.optional(Swift.String.self, "output_format")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.image_generation_call.partial_image", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
@@ -2025,6 +2149,7 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.background, "background")
             try writer.encodeIfPresent(self.outputFormat, "output_format")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2044,6 +2169,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseInProgress`.
         ///
@@ -2062,7 +2190,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2072,18 +2200,20 @@ extension ResponsesServerEvent {
             self.response = try reader.required(Response.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.in_progress", "type")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2103,6 +2233,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseIncomplete`.
         ///
@@ -2121,7 +2254,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2131,18 +2264,20 @@ extension ResponsesServerEvent {
             self.response = try reader.required(Response.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.incomplete", "type")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2166,6 +2301,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
@@ -2190,7 +2328,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2202,20 +2340,22 @@ extension ResponsesServerEvent {
             self.delta = try reader.required(Swift.String.self, "delta")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call_arguments.delta", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.delta, "delta")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2239,6 +2379,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
@@ -2263,7 +2406,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2275,20 +2418,22 @@ extension ResponsesServerEvent {
             self.arguments = try reader.required(Swift.String.self, "arguments")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call_arguments.done", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.arguments, "arguments")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2310,6 +2455,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallCompleted`.
         ///
@@ -2331,7 +2479,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2342,19 +2490,21 @@ extension ResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call.completed", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2376,6 +2526,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallFailed`.
         ///
@@ -2397,7 +2550,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2408,19 +2561,21 @@ extension ResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call.failed", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2442,6 +2597,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPCallInProgress`.
         ///
@@ -2463,7 +2621,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2474,19 +2632,21 @@ extension ResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.itemID = try reader.required(Swift.String.self, "item_id")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_call.in_progress", "type")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.itemID, "item_id")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2508,6 +2668,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
@@ -2529,7 +2692,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2540,19 +2703,21 @@ extension ResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_list_tools.completed", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2574,6 +2739,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPListToolsFailed`.
         ///
@@ -2595,7 +2763,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2606,19 +2774,21 @@ extension ResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_list_tools.failed", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2640,6 +2810,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
@@ -2661,7 +2834,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2672,19 +2845,21 @@ extension ResponsesServerEvent {
             self.outputIndex = try reader.required(Swift.Int.self, "output_index")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.mcp_list_tools.in_progress", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2709,6 +2884,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputItemAdded`.
         ///
@@ -2730,7 +2908,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2741,19 +2919,21 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.item = try reader.required(OutputItem.self, "item")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_item.added", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.item, "item")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2775,6 +2955,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputItemDone`.
         ///
@@ -2796,7 +2979,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2807,19 +2990,21 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.item = try reader.required(OutputItem.self, "item")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_item.done", "type")
             try writer.encode(self.outputIndex, "output_index")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.item, "item")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2847,6 +3032,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
@@ -2877,7 +3065,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2891,14 +3079,15 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.annotation = try reader.optional(Annotation.self, "annotation")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_text.annotation.added", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -2907,6 +3096,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.annotation, "annotation")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -2934,6 +3124,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputTextDelta`.
         ///
@@ -2964,7 +3157,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2978,14 +3171,15 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_text.delta", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -2994,6 +3188,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.logprobs, "logprobs")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3021,6 +3216,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseOutputTextDone`.
         ///
@@ -3051,7 +3249,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3065,14 +3263,15 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.output_text.done", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -3081,6 +3280,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.logprobs, "logprobs")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3100,6 +3300,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseQueued`.
         ///
@@ -3118,7 +3321,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3128,18 +3331,20 @@ extension ResponsesServerEvent {
             self.response = try reader.required(Response.self, "response")
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.queued", "type")
             try writer.encode(self.response, "response")
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3165,6 +3370,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
@@ -3192,7 +3400,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3205,14 +3413,15 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.part = try reader.required(SummaryTextContent.self, "part")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_part.added", "type")
             try writer.encode(self.itemID, "item_id")
             try writer.encode(self.outputIndex, "output_index")
@@ -3220,6 +3429,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.part, "part")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -3245,6 +3455,9 @@ extension ResponsesServerEvent {
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
@@ -3272,7 +3485,7 @@ extension ResponsesServerEvent {
         }
 
         /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3286,14 +3499,15 @@ extension ResponsesServerEvent {
             self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
             self.part = try reader.required(SummaryTextContent.self, "part")
             self.streamID = try reader.optional(Swift.String.self, "stream_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("response.reasoning_summary_part.done", "type")
             try writer.encode("incomplete", "status")
             try writer.encode(self.itemID, "item_id")
@@ -3302,6 +3516,7 @@ extension ResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encode(self.part, "part")
             try writer.encodeIfPresent(self.streamID, "stream_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

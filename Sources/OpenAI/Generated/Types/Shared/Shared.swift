@@ -11,6 +11,9 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
     public var inputAudio: BetaInputAudio.InputAudio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaInputAudio`.
     public init(inputAudio: BetaInputAudio.InputAudio) {
@@ -18,7 +21,7 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `BetaInputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -26,16 +29,18 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio", required: true)
         self.inputAudio = try reader.required(BetaInputAudio.InputAudio.self, "input_audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio", "type")
         try writer.encode(self.inputAudio, "input_audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
@@ -47,6 +52,9 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
         public var format: BetaInputAudio.InputAudio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputAudio`.
         ///
@@ -62,7 +70,7 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
         }
 
         /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -70,16 +78,18 @@ public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporti
             var reader = try ObjectReader(decoder)
             self.data = try reader.required(Swift.String.self, "data")
             self.format = try reader.required(BetaInputAudio.InputAudio.Format.self, "format")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.data, "data")
             try writer.encode(self.format, "format")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The format of the audio data. Currently supported formats are `mp3` and
@@ -114,6 +124,9 @@ public struct BetaOutputAudio: Codable, Equatable, Sendable, SpecDeviationReport
     public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BetaOutputAudio`.
     ///
@@ -129,7 +142,7 @@ public struct BetaOutputAudio: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `BetaOutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -138,17 +151,19 @@ public struct BetaOutputAudio: Codable, Equatable, Sendable, SpecDeviationReport
         try reader.constant("type", is: "output_audio", required: true)
         self.data = try reader.required(Swift.String.self, "data")
         self.transcript = try reader.required(Swift.String.self, "transcript")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_audio", "type")
         try writer.encode(self.data, "data")
         try writer.encode(self.transcript, "transcript")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -175,6 +190,9 @@ public struct ChatCompletionStreamOptions: Codable, Equatable, Sendable, SpecDev
     public var includeObfuscation: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionStreamOptions`.
     ///
@@ -190,7 +208,7 @@ public struct ChatCompletionStreamOptions: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ChatCompletionStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -198,16 +216,18 @@ public struct ChatCompletionStreamOptions: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         self.includeUsage = try reader.optional(Swift.Bool.self, "include_usage")
         self.includeObfuscation = try reader.optional(Swift.Bool.self, "include_obfuscation")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.includeUsage, "include_usage")
         try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -218,6 +238,9 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
     public var files: [CodeInterpreterFileOutput.File]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodeInterpreterFileOutput`.
     public init(files: [CodeInterpreterFileOutput.File]) {
@@ -225,7 +248,7 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `CodeInterpreterFileOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -233,16 +256,18 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "files", required: true)
         self.files = try reader.required([CodeInterpreterFileOutput.File].self, "files")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("files", "type")
         try writer.encode(self.files, "files")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput/properties/files/items`.
@@ -253,6 +278,9 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `File`.
         ///
@@ -268,7 +296,7 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
         }
 
         /// Decodes `File` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -276,16 +304,18 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
             var reader = try ObjectReader(decoder)
             self.mimeType = try reader.required(Swift.String.self, "mime_type")
             self.fileID = try reader.required(Swift.String.self, "file_id")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.mimeType, "mime_type")
             try writer.encode(self.fileID, "file_id")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -298,6 +328,9 @@ public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDevia
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodeInterpreterTextOutput`.
     ///
@@ -308,7 +341,7 @@ public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `CodeInterpreterTextOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -316,16 +349,18 @@ public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "logs", required: true)
         self.logs = try reader.required(Swift.String.self, "logs")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("logs", "type")
         try writer.encode(self.logs, "logs")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -351,6 +386,9 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
     public var promptTokensDetails: CompletionUsage.PromptTokensDetails?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompletionUsage`.
     ///
@@ -375,7 +413,7 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `CompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -386,19 +424,21 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
         self.completionTokensDetails = try reader.optional(CompletionUsage.CompletionTokensDetails.self, "completion_tokens_details")
         self.promptTokensDetails = try reader.optional(CompletionUsage.PromptTokensDetails.self, "prompt_tokens_details")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.completionTokens, "completion_tokens")
         try writer.encode(self.promptTokens, "prompt_tokens")
         try writer.encode(self.totalTokens, "total_tokens")
         try writer.encodeIfPresent(self.completionTokensDetails, "completion_tokens_details")
         try writer.encodeIfPresent(self.promptTokensDetails, "prompt_tokens_details")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Breakdown of tokens used in a completion.
@@ -430,6 +470,9 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         public var rejectedPredictionTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CompletionTokensDetails`.
         ///
@@ -454,7 +497,7 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         }
 
         /// Decodes `CompletionTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -465,19 +508,21 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
             self.reasoningTokens = try reader.optional(Swift.Int.self, "reasoning_tokens")
             self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
             self.rejectedPredictionTokens = try reader.optional(Swift.Int.self, "rejected_prediction_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.acceptedPredictionTokens, "accepted_prediction_tokens")
             try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
             try writer.encodeIfPresent(self.reasoningTokens, "reasoning_tokens")
             try writer.encodeIfPresent(self.textTokens, "text_tokens")
             try writer.encodeIfPresent(self.rejectedPredictionTokens, "rejected_prediction_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -503,6 +548,9 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         public var cacheWriteTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `PromptTokensDetails`.
         ///
@@ -527,7 +575,7 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         }
 
         /// Decodes `PromptTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -538,19 +586,21 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
             self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
             self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
             self.cacheWriteTokens = try reader.optional(Swift.Int.self, "cache_write_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
             try writer.encodeIfPresent(self.cachedTokens, "cached_tokens")
             try writer.encodeIfPresent(self.textTokens, "text_tokens")
             try writer.encodeIfPresent(self.imageTokens, "image_tokens")
             try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -573,6 +623,9 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerFileCitationParam`.
     ///
@@ -597,7 +650,7 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `ContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -609,20 +662,22 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
         self.containerID = try reader.required(Swift.String.self, "container_id")
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_file_citation", "type")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.containerID, "container_id")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -632,6 +687,9 @@ public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ContainerReferenceParam`.
     ///
@@ -642,7 +700,7 @@ public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ContainerReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -650,16 +708,18 @@ public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "container_reference", required: true)
         self.containerID = try reader.required(Swift.String.self, "container_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("container_reference", "type")
         try writer.encode(self.containerID, "container_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -730,6 +790,9 @@ public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecD
     public var promptCacheOptions: PromptCacheOptionsParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateModelResponseProperties`.
     ///
@@ -766,7 +829,7 @@ public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `CreateModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -781,14 +844,15 @@ public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecD
         self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
         self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
         self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, "prompt_cache_options")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
         try writer.encodeIfPresent(self.temperature, "temperature")
@@ -798,6 +862,7 @@ public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecD
         try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
         try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
         try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -811,6 +876,9 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var y: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DragPoint`.
     ///
@@ -826,7 +894,7 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `DragPoint` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -834,21 +902,23 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.x = try reader.required(Swift.Int.self, "x")
         self.y = try reader.required(Swift.Int.self, "y")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.x, "x")
         try writer.encode(self.y, "y")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/EmptyModelParam`.
-public typealias EmptyModelParam = [Swift.String: JSONValue]
+public typealias EmptyModelParam = JSONObject
 
 /// - Remark: Generated from `#/components/schemas/Error`.
 public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -858,6 +928,9 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var type: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ErrorObject`.
     public init(
@@ -873,7 +946,7 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -883,18 +956,20 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.message = try reader.required(Swift.String.self, "message")
         self.param = try reader.optional(Swift.String.self, "param")
         self.type = try reader.required(Swift.String.self, "type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
         try writer.encode(self.param, "param")
         try writer.encode(self.type, "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -903,6 +978,9 @@ public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     public var error: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ErrorResponse`.
     public init(error: ErrorObject) {
@@ -910,22 +988,24 @@ public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ErrorResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.error = try reader.required(ErrorObject.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -944,6 +1024,9 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var content: EvalItemContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalItem`.
     ///
@@ -959,7 +1042,7 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `EvalItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -968,17 +1051,19 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         try reader.constant("type", is: "message", required: false)
         self.role = try reader.required(EvalItem.Role.self, "role")
         self.content = try reader.required(EvalItemContent.self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode(self.role, "role")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The role of the message input. One of `user`, `assistant`, `system`, or
@@ -1125,6 +1210,9 @@ public struct EvalItemContentOutputText: Codable, Equatable, Sendable, SpecDevia
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalItemContentOutputText`.
     ///
@@ -1135,7 +1223,7 @@ public struct EvalItemContentOutputText: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `EvalItemContentOutputText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1143,16 +1231,18 @@ public struct EvalItemContentOutputText: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "output_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1171,6 +1261,9 @@ public struct EvalItemInputImage: Codable, Equatable, Sendable, SpecDeviationRep
     public var detail: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EvalItemInputImage`.
     ///
@@ -1186,7 +1279,7 @@ public struct EvalItemInputImage: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `EvalItemInputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1195,17 +1288,19 @@ public struct EvalItemInputImage: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("type", is: "input_image", required: true)
         self.imageURL = try reader.required(Swift.String.self, "image_url")
         self.detail = try reader.optional(Swift.String.self, "detail")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_image", "type")
         try writer.encode(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.detail, "detail")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1221,6 +1316,9 @@ public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationRepo
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileCitationParam`.
     ///
@@ -1239,7 +1337,7 @@ public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `FileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1249,18 +1347,20 @@ public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationRepo
         self.index = try reader.required(Swift.Int.self, "index")
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.filename = try reader.required(Swift.String.self, "filename")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("file_citation", "type")
         try writer.encode(self.index, "index")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.filename, "filename")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1274,6 +1374,9 @@ public struct FileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationRe
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileExpirationAfter`.
     ///
@@ -1284,7 +1387,7 @@ public struct FileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `FileExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1292,16 +1395,18 @@ public struct FileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         try reader.constant("anchor", is: "created_at", required: true)
         self.seconds = try reader.required(Swift.Int.self, "seconds")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("created_at", "anchor")
         try writer.encode(self.seconds, "seconds")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1321,6 +1426,9 @@ public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporti
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionObject`.
     ///
@@ -1342,7 +1450,7 @@ public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `FunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1352,18 +1460,20 @@ public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporti
         self.name = try reader.required(Swift.String.self, "name")
         self.parameters = try reader.optional(FunctionParameters.self, "parameters")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.description, "description")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.parameters, "parameters")
         try writer.encodeIfPresent(self.strict, "strict")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1381,6 +1491,9 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutputContent`.
     ///
@@ -1402,7 +1515,7 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `FunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1412,18 +1525,20 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
         self.stderr = try reader.required(Swift.String.self, "stderr")
         self.outcome = try reader.required(FunctionShellCallOutputContent.Outcome.self, "outcome")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.stdout, "stdout")
         try writer.encode(self.stderr, "stderr")
         try writer.encode(self.outcome, "outcome")
         try writer.encodeIfPresent(self.createdBy, "created_by")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
@@ -1474,6 +1589,9 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutputExitOutcome`.
     ///
@@ -1484,7 +1602,7 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `FunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1492,16 +1610,18 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "exit", required: true)
         self.exitCode = try reader.required(Swift.Int.self, "exit_code")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("exit", "type")
         try writer.encode(self.exitCode, "exit_code")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1511,28 +1631,33 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
 public struct FunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionShellCallOutputTimeoutOutcome`.
     public init() {
     }
 
     /// Decodes `FunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "timeout", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("timeout", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1558,6 +1683,9 @@ public struct FunctionToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionToolCall`.
     ///
@@ -1588,7 +1716,7 @@ public struct FunctionToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `FunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1602,14 +1730,15 @@ public struct FunctionToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         self.name = try reader.required(Swift.String.self, "name")
         self.arguments = try reader.required(Swift.String.self, "arguments")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.callID, "call_id")
@@ -1618,6 +1747,7 @@ public struct FunctionToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.name, "name")
         try writer.encode(self.arguments, "arguments")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1644,6 +1774,9 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionToolCallOutput`.
     ///
@@ -1674,7 +1807,7 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `FunctionToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1688,14 +1821,15 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
         self.caller = try reader.optional(ToolCallCallerParam.self, "caller")
         self.output = try reader.required(FunctionToolCallOutput.Output.self, "output")
         self.status = try reader.optional(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function_call_output", "type")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.callID, "call_id")
@@ -1704,6 +1838,7 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.caller, "caller")
         try writer.encode(self.output, "output")
         try writer.encodeIfPresent(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The output from the function call generated by your code.
@@ -1767,6 +1902,9 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
     public var passingLabels: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GraderLabelModel`.
     ///
@@ -1791,7 +1929,7 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `GraderLabelModel` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1803,20 +1941,22 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
         self.input = try reader.required([EvalItem].self, "input")
         self.labels = try reader.required([Swift.String].self, "labels")
         self.passingLabels = try reader.required([Swift.String].self, "passing_labels")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("label_model", "type")
         try writer.encode(self.name, "name")
         try writer.encode(self.model, "model")
         try writer.encode(self.input, "input")
         try writer.encode(self.labels, "labels")
         try writer.encode(self.passingLabels, "passing_labels")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1888,6 +2028,9 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var inputAudio: OpenAI.InputAudio.InputAudio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputAudio`.
     public init(inputAudio: OpenAI.InputAudio.InputAudio) {
@@ -1895,7 +2038,7 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1903,16 +2046,18 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_audio", required: true)
         self.inputAudio = try reader.required(OpenAI.InputAudio.InputAudio.self, "input_audio")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_audio", "type")
         try writer.encode(self.inputAudio, "input_audio")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
@@ -1924,6 +2069,9 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var format: OpenAI.InputAudio.InputAudio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `InputAudio`.
         ///
@@ -1939,7 +2087,7 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1947,16 +2095,18 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             self.data = try reader.required(Swift.String.self, "data")
             self.format = try reader.required(OpenAI.InputAudio.InputAudio.Format.self, "format")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.data, "data")
             try writer.encode(self.format, "format")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The format of the audio data. Currently supported formats are `mp3` and
@@ -1989,6 +2139,9 @@ public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviation
     public var skills: [LocalSkillParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LocalEnvironmentParam`.
     ///
@@ -1999,7 +2152,7 @@ public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `LocalEnvironmentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2007,16 +2160,18 @@ public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "local", required: true)
         self.skills = try reader.optional([LocalSkillParam].self, "skills")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local", "type")
         try writer.encodeIfPresent(self.skills, "skills")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2030,6 +2185,9 @@ public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReport
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `LocalSkillParam`.
     ///
@@ -2048,7 +2206,7 @@ public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `LocalSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2057,17 +2215,19 @@ public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReport
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
         self.path = try reader.required(Swift.String.self, "path")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
         try writer.encode(self.path, "path")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2081,6 +2241,9 @@ public struct ModerationConfigParam: Codable, Equatable, Sendable, SpecDeviation
     public var mode: ModerationMode
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModerationConfigParam`.
     public init(mode: ModerationMode) {
@@ -2088,22 +2251,24 @@ public struct ModerationConfigParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ModerationConfigParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.mode = try reader.required(ModerationMode.self, "mode")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.mode, "mode")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2134,6 +2299,9 @@ public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReport
     public var policy: ModerationPolicyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModerationParam`.
     ///
@@ -2149,7 +2317,7 @@ public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `ModerationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2157,16 +2325,18 @@ public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReport
         var reader = try ObjectReader(decoder)
         self.model = try reader.required(Swift.String.self, "model")
         self.policy = try reader.optional(ModerationPolicyParam.self, "policy")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.policy, "policy")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2180,6 +2350,9 @@ public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviation
     public var output: ModerationConfigParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModerationPolicyParam`.
     ///
@@ -2195,7 +2368,7 @@ public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ModerationPolicyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2203,16 +2376,18 @@ public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         self.input = try reader.optional(ModerationConfigParam.self, "input")
         self.output = try reader.optional(ModerationConfigParam.self, "output")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.input, "input")
         try writer.encodeIfPresent(self.output, "output")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2243,6 +2418,9 @@ public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OutputAudio`.
     ///
@@ -2258,7 +2436,7 @@ public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `OutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2267,17 +2445,19 @@ public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting 
         try reader.constant("type", is: "output_audio", required: true)
         self.data = try reader.required(Swift.String.self, "data")
         self.transcript = try reader.required(Swift.String.self, "transcript")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("output_audio", "type")
         try writer.encode(self.data, "data")
         try writer.encode(self.transcript, "transcript")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2298,6 +2478,9 @@ public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReportin
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OutputMessage`.
     ///
@@ -2319,7 +2502,7 @@ public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `OutputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2331,20 +2514,22 @@ public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReportin
         self.content = try reader.required([OutputMessageContent].self, "content")
         self.phase = try reader.optional(MessagePhase.self, "phase")
         self.status = try reader.required(MessageStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("message", "type")
         try writer.encode("assistant", "role")
         try writer.encode(self.id, "id")
         try writer.encode(self.content, "content")
         try writer.encodeIfPresent(self.phase, "phase")
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2554,6 +2739,9 @@ public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDe
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TextResponseFormatJSONSchema`.
     ///
@@ -2575,7 +2763,7 @@ public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `TextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2586,19 +2774,21 @@ public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDe
         self.name = try reader.required(Swift.String.self, "name")
         self.schema = try reader.required(ResponseFormatJSONSchemaSchema.self, "schema")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("json_schema", "type")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encode(self.name, "name")
         try writer.encode(self.schema, "schema")
         try writer.encodeIfPresent(self.strict, "strict")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2618,6 +2808,9 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
     public var title: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `URLCitationParam`.
     ///
@@ -2639,7 +2832,7 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `URLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2650,19 +2843,21 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
         self.endIndex = try reader.required(Swift.Int.self, "end_index")
         self.url = try reader.required(Swift.String.self, "url")
         self.title = try reader.required(Swift.String.self, "title")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("url_citation", "type")
         try writer.encode(self.startIndex, "start_index")
         try writer.encode(self.endIndex, "end_index")
         try writer.encode(self.url, "url")
         try writer.encode(self.title, "title")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 

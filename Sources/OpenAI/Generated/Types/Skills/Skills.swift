@@ -11,6 +11,9 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
     public var files: CreateSkillBody.Files
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateSkillBody`.
     public init(files: CreateSkillBody.Files) {
@@ -18,22 +21,24 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `CreateSkillBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.files = try reader.required(CreateSkillBody.Files.self, "files")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.files, "files")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -88,6 +93,9 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
     public var `default`: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateSkillVersionBody`.
     ///
@@ -103,7 +111,7 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `CreateSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -111,16 +119,18 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         self.files = try reader.required(CreateSkillVersionBody.Files.self, "files")
         self.`default` = try reader.optional(Swift.Bool.self, "default")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.files, "files")
         try writer.encodeIfPresent(self.`default`, "default")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -173,6 +183,9 @@ public struct DeletedSkillResource: Codable, Equatable, Sendable, SpecDeviationR
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeletedSkillResource`.
     public init(
@@ -184,7 +197,7 @@ public struct DeletedSkillResource: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `DeletedSkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -193,17 +206,19 @@ public struct DeletedSkillResource: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("object", is: "skill.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("skill.deleted", "object")
         try writer.encode(self.deleted, "deleted")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -215,6 +230,9 @@ public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDev
     public var version: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeletedSkillVersionResource`.
     ///
@@ -233,7 +251,7 @@ public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `DeletedSkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -243,18 +261,20 @@ public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDev
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.id = try reader.required(Swift.String.self, "id")
         self.version = try reader.required(Swift.String.self, "version")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("skill.version.deleted", "object")
         try writer.encode(self.deleted, "deleted")
         try writer.encode(self.id, "id")
         try writer.encode(self.version, "version")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -266,6 +286,9 @@ public struct SetDefaultSkillVersionBody: Codable, Equatable, Sendable, SpecDevi
     public var defaultVersion: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SetDefaultSkillVersionBody`.
     ///
@@ -276,22 +299,24 @@ public struct SetDefaultSkillVersionBody: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `SetDefaultSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.defaultVersion = try reader.required(Swift.String.self, "default_version")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.defaultVersion, "default_version")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -307,6 +332,9 @@ public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SkillListResource`.
     ///
@@ -328,7 +356,7 @@ public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `SkillListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -339,19 +367,21 @@ public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationRepo
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -379,6 +409,9 @@ public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReportin
     public var latestVersion: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SkillResource`.
     ///
@@ -406,7 +439,7 @@ public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `SkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -419,14 +452,15 @@ public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReportin
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.defaultVersion = try reader.required(Swift.String.self, "default_version")
         self.latestVersion = try reader.required(Swift.String.self, "latest_version")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("skill", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
@@ -434,6 +468,7 @@ public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.defaultVersion, "default_version")
         try writer.encode(self.latestVersion, "latest_version")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -449,6 +484,9 @@ public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviat
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SkillVersionListResource`.
     ///
@@ -470,7 +508,7 @@ public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `SkillVersionListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -481,19 +519,21 @@ public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviat
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -521,6 +561,9 @@ public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationR
     public var description: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SkillVersionResource`.
     ///
@@ -548,7 +591,7 @@ public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `SkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -561,14 +604,15 @@ public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationR
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.name = try reader.required(Swift.String.self, "name")
         self.description = try reader.required(Swift.String.self, "description")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("skill.version", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.skillID, "skill_id")
@@ -576,5 +620,6 @@ public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -12,6 +12,9 @@ public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationR
     public var data: FileUpload
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AddUploadPartRequest`.
     ///
@@ -22,22 +25,24 @@ public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `AddUploadPartRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.data = try reader.required(FileUpload.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -53,6 +58,9 @@ public struct CompleteUploadRequest: Codable, Equatable, Sendable, SpecDeviation
     public var md5: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompleteUploadRequest`.
     ///
@@ -68,7 +76,7 @@ public struct CompleteUploadRequest: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `CompleteUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -76,16 +84,18 @@ public struct CompleteUploadRequest: Codable, Equatable, Sendable, SpecDeviation
         var reader = try ObjectReader(decoder)
         self.partIDs = try reader.required([Swift.String].self, "part_ids")
         self.md5 = try reader.optional(Swift.String.self, "md5")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.partIDs, "part_ids")
         try writer.encodeIfPresent(self.md5, "md5")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -110,6 +120,9 @@ public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     public var expiresAfter: FileExpirationAfter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateUploadRequest`.
     ///
@@ -134,7 +147,7 @@ public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `CreateUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -145,19 +158,21 @@ public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         self.bytes = try reader.required(Swift.Int.self, "bytes")
         self.mimeType = try reader.required(Swift.String.self, "mime_type")
         self.expiresAfter = try reader.optional(FileExpirationAfter.self, "expires_after")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.filename, "filename")
         try writer.encode(self.purpose, "purpose")
         try writer.encode(self.bytes, "bytes")
         try writer.encode(self.mimeType, "mime_type")
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The intended purpose of the uploaded file.
@@ -211,6 +226,9 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var file: OpenAIFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Upload`.
     ///
@@ -244,7 +262,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Upload` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -259,14 +277,15 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.status = try reader.required(Upload.Status.self, "status")
         self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
         self.file = try reader.optional(OpenAIFile.self, "file")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("upload", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -276,6 +295,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.status, "status")
         try writer.encode(self.expiresAt, "expires_at")
         try writer.encodeIfPresent(self.file, "file")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the Upload.
@@ -316,6 +336,9 @@ public struct UploadPart: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var uploadID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UploadPart`.
     ///
@@ -334,7 +357,7 @@ public struct UploadPart: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `UploadPart` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -344,17 +367,19 @@ public struct UploadPart: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.id = try reader.required(Swift.String.self, "id")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.uploadID = try reader.required(Swift.String.self, "upload_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("upload.part", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.uploadID, "upload_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -10,28 +10,33 @@ import OpenAIRuntime
 public struct AutoChunkingStrategyRequestParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AutoChunkingStrategyRequestParam`.
     public init() {
     }
 
     /// Decodes `AutoChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "auto", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("auto", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -96,6 +101,9 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     public var value: ComparisonFilter.Value
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ComparisonFilter`.
     ///
@@ -114,7 +122,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -123,17 +131,19 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
         self.type = try reader.required(ComparisonFilter.TypeValue.self, "type")
         self.key = try reader.required(Swift.String.self, "key")
         self.value = try reader.required(ComparisonFilter.Value.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.key, "key")
         try writer.encode(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
@@ -300,6 +310,9 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     public var filters: [CompoundFilter.Filter]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CompoundFilter`.
     ///
@@ -315,7 +328,7 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `CompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -323,16 +336,18 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         self.type = try reader.required(CompoundFilter.TypeValue.self, "type")
         self.filters = try reader.required([CompoundFilter.Filter].self, "filters")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.type, "type")
         try writer.encode(self.filters, "filters")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Type of operation: `and` or `or`.
@@ -412,6 +427,9 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, S
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVectorStoreFileBatchRequest`.
     ///
@@ -433,7 +451,7 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `CreateVectorStoreFileBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -443,18 +461,20 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, S
         self.files = try reader.optional([CreateVectorStoreFileRequest].self, "files")
         self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, "chunking_strategy")
         self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.fileIDs, "file_ids")
         try writer.encodeIfPresent(self.files, "files")
         try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
         try writer.encodeIfPresent(self.attributes, "attributes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -472,6 +492,9 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVectorStoreFileRequest`.
     ///
@@ -490,7 +513,7 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `CreateVectorStoreFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -499,17 +522,19 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
         self.fileID = try reader.required(Swift.String.self, "file_id")
         self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, "chunking_strategy")
         self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.fileID, "file_id")
         try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
         try writer.encodeIfPresent(self.attributes, "attributes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -536,6 +561,9 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVectorStoreRequest`.
     ///
@@ -563,7 +591,7 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `CreateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -575,20 +603,22 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
         self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
         self.chunkingStrategy = try reader.optional(CreateVectorStoreRequest.ChunkingStrategy.self, "chunking_strategy")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.fileIDs, "file_ids")
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
         try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
@@ -637,6 +667,9 @@ public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecD
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteVectorStoreFileResponse`.
     public init(
@@ -648,7 +681,7 @@ public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `DeleteVectorStoreFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -657,17 +690,19 @@ public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecD
         try reader.constant("object", is: "vector_store.file.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("vector_store.file.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -677,6 +712,9 @@ public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDevia
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteVectorStoreResponse`.
     public init(
@@ -688,7 +726,7 @@ public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `DeleteVectorStoreResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -697,17 +735,19 @@ public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDevia
         try reader.constant("object", is: "vector_store.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("vector_store.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -720,6 +760,9 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListVectorStoreFilesResponse`.
     public init(
@@ -737,7 +780,7 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `ListVectorStoreFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -748,19 +791,21 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -781,6 +826,9 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListVectorStoresResponse`.
     public init(
@@ -798,7 +846,7 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ListVectorStoresResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -809,19 +857,21 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
         self.firstID = try reader.required(Swift.String.self, "first_id")
         self.lastID = try reader.required(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -839,28 +889,33 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
 public struct OtherChunkingStrategyResponseParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OtherChunkingStrategyResponseParam`.
     public init() {
     }
 
     /// Decodes `OtherChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "other", required: true)
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("other", "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -876,6 +931,9 @@ public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviatio
     public var chunkOverlapTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `StaticChunkingStrategy`.
     ///
@@ -891,7 +949,7 @@ public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `StaticChunkingStrategy` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -899,16 +957,18 @@ public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         self.maxChunkSizeTokens = try reader.required(Swift.Int.self, "max_chunk_size_tokens")
         self.chunkOverlapTokens = try reader.required(Swift.Int.self, "chunk_overlap_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.maxChunkSizeTokens, "max_chunk_size_tokens")
         try writer.encode(self.chunkOverlapTokens, "chunk_overlap_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -919,6 +979,9 @@ public struct StaticChunkingStrategyRequestParam: Codable, Equatable, Sendable, 
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `StaticChunkingStrategyRequestParam`.
     public init(`static`: StaticChunkingStrategy) {
@@ -926,7 +989,7 @@ public struct StaticChunkingStrategyRequestParam: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `StaticChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -934,16 +997,18 @@ public struct StaticChunkingStrategyRequestParam: Codable, Equatable, Sendable, 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "static", required: true)
         self.`static` = try reader.required(StaticChunkingStrategy.self, "static")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("static", "type")
         try writer.encode(self.`static`, "static")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -954,6 +1019,9 @@ public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable,
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `StaticChunkingStrategyResponseParam`.
     public init(`static`: StaticChunkingStrategy) {
@@ -961,7 +1029,7 @@ public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable,
     }
 
     /// Decodes `StaticChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -969,16 +1037,18 @@ public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable,
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "static", required: true)
         self.`static` = try reader.required(StaticChunkingStrategy.self, "static")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("static", "type")
         try writer.encode(self.`static`, "static")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -992,6 +1062,9 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendab
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateVectorStoreFileAttributesRequest`.
     ///
@@ -1002,22 +1075,24 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendab
     }
 
     /// Decodes `UpdateVectorStoreFileAttributesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.attributes, "attributes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1036,6 +1111,9 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateVectorStoreRequest`.
     ///
@@ -1054,7 +1132,7 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `UpdateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1063,17 +1141,19 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
         self.name = try reader.optional(Swift.String.self, "name")
         self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, "expires_after")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.expiresAfter, "expires_after")
         try writer.encodeIfPresent(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1087,6 +1167,9 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
     public var days: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreExpirationAfter`.
     ///
@@ -1097,7 +1180,7 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `VectorStoreExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1105,16 +1188,18 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
         var reader = try ObjectReader(decoder)
         try reader.constant("anchor", is: "last_active_at", required: true)
         self.days = try reader.required(Swift.Int.self, "days")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("last_active_at", "anchor")
         try writer.encode(self.days, "days")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1183,6 +1268,9 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
     public var fileCounts: VectorStoreFileBatchObject.FileCounts
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreFileBatchObject`.
     ///
@@ -1210,7 +1298,7 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `VectorStoreFileBatchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1222,20 +1310,22 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
         self.vectorStoreID = try reader.required(Swift.String.self, "vector_store_id")
         self.status = try reader.required(VectorStoreFileBatchObject.Status.self, "status")
         self.fileCounts = try reader.required(VectorStoreFileBatchObject.FileCounts.self, "file_counts")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.object, "object")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.vectorStoreID, "vector_store_id")
         try writer.encode(self.status, "status")
         try writer.encode(self.fileCounts, "file_counts")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The object type, which is always `vector_store.file_batch`.
@@ -1296,6 +1386,9 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
         public var total: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FileCounts`.
         ///
@@ -1320,7 +1413,7 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
         }
 
         /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1331,19 +1424,21 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
             self.failed = try reader.required(Swift.Int.self, "failed")
             self.cancelled = try reader.required(Swift.Int.self, "cancelled")
             self.total = try reader.required(Swift.Int.self, "total")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.inProgress, "in_progress")
             try writer.encode(self.completed, "completed")
             try writer.encode(self.failed, "failed")
             try writer.encode(self.cancelled, "cancelled")
             try writer.encode(self.total, "total")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1360,6 +1455,9 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreFileContentResponse`.
     ///
@@ -1378,7 +1476,7 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `VectorStoreFileContentResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1388,18 +1486,20 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
         self.data = try reader.required([VectorStoreFileContentResponse.DataItem].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.nextPage = try reader.optional(Swift.String.self, "next_page")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("vector_store.file_content.page", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.nextPage, "next_page")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1418,6 +1518,9 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `DataItem`.
         ///
@@ -1433,7 +1536,7 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
         }
 
         /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1441,16 +1544,18 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
             var reader = try ObjectReader(decoder)
             self.type = try reader.optional(Swift.String.self, "type")
             self.text = try reader.optional(Swift.String.self, "text")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.text, "text")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -1481,6 +1586,9 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreFileObject`.
     ///
@@ -1514,7 +1622,7 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `VectorStoreFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1529,14 +1637,15 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
         self.lastError = try reader.optional(VectorStoreFileObject.LastError.self, "last_error")
         self.chunkingStrategy = try reader.optional(VectorStoreFileObject.ChunkingStrategy.self, "chunking_strategy")
         self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("vector_store.file", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.usageBytes, "usage_bytes")
@@ -1546,6 +1655,7 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.lastError, "last_error")
         try writer.encodeIfPresent(self.chunkingStrategy, "chunking_strategy")
         try writer.encodeIfPresent(self.attributes, "attributes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
@@ -1583,6 +1693,9 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
         public var message: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `LastError`.
         ///
@@ -1598,7 +1711,7 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
         }
 
         /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1606,16 +1719,18 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
             var reader = try ObjectReader(decoder)
             self.code = try reader.required(VectorStoreFileObject.LastError.Code.self, "code")
             self.message = try reader.required(Swift.String.self, "message")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.code, "code")
             try writer.encode(self.message, "message")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// One of `server_error`, `unsupported_file`, or `invalid_file`.
@@ -1711,6 +1826,9 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreObject`.
     ///
@@ -1750,7 +1868,7 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `VectorStoreObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1767,14 +1885,15 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
         self.lastActiveAt = try reader.optional(Swift.Int.self, "last_active_at")
         self.metadata = try reader.optional(Metadata.self, "metadata")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("vector_store", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.createdAt, "created_at")
@@ -1786,6 +1905,7 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.expiresAt, "expires_at")
         try writer.encode(self.lastActiveAt, "last_active_at")
         try writer.encode(self.metadata, "metadata")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
@@ -1802,6 +1922,9 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
         public var total: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `FileCounts`.
         ///
@@ -1826,7 +1949,7 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
         }
 
         /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1837,19 +1960,21 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
             self.failed = try reader.required(Swift.Int.self, "failed")
             self.cancelled = try reader.required(Swift.Int.self, "cancelled")
             self.total = try reader.required(Swift.Int.self, "total")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.inProgress, "in_progress")
             try writer.encode(self.completed, "completed")
             try writer.encode(self.failed, "failed")
             try writer.encode(self.cancelled, "cancelled")
             try writer.encode(self.total, "total")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -1894,6 +2019,9 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     public var rankingOptions: VectorStoreSearchRequest.RankingOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreSearchRequest`.
     ///
@@ -1918,7 +2046,7 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `VectorStoreSearchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1929,19 +2057,21 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
         self.filters = try reader.optional(Filters.self, "filters")
         self.rankingOptions = try reader.optional(VectorStoreSearchRequest.RankingOptions.self, "ranking_options")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.query, "query")
         try writer.encodeIfPresent(self.rewriteQuery, "rewrite_query")
         try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
         try writer.encodeIfPresent(self.filters, "filters")
         try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A query string for a search
@@ -1997,6 +2127,9 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         public var scoreThreshold: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `RankingOptions`.
         ///
@@ -2012,7 +2145,7 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         }
 
         /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2020,16 +2153,18 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
             var reader = try ObjectReader(decoder)
             self.ranker = try reader.optional(VectorStoreSearchRequest.RankingOptions.Ranker.self, "ranker")
             self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.ranker, "ranker")
             try writer.encodeIfPresent(self.scoreThreshold, "score_threshold")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
@@ -2062,6 +2197,9 @@ public struct VectorStoreSearchResultContentObject: Codable, Equatable, Sendable
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreSearchResultContentObject`.
     ///
@@ -2072,7 +2210,7 @@ public struct VectorStoreSearchResultContentObject: Codable, Equatable, Sendable
     }
 
     /// Decodes `VectorStoreSearchResultContentObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2080,16 +2218,18 @@ public struct VectorStoreSearchResultContentObject: Codable, Equatable, Sendable
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2113,6 +2253,9 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
     public var content: [VectorStoreSearchResultContentObject]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreSearchResultItem`.
     ///
@@ -2137,7 +2280,7 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `VectorStoreSearchResultItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2148,19 +2291,21 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
         self.score = try reader.required(Swift.Double.self, "score")
         self.attributes = try reader.optional(VectorStoreFileAttributes.self, "attributes")
         self.content = try reader.required([VectorStoreSearchResultContentObject].self, "content")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.filename, "filename")
         try writer.encode(self.score, "score")
         try writer.encode(self.attributes, "attributes")
         try writer.encode(self.content, "content")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -2175,6 +2320,9 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreSearchResultsPage`.
     ///
@@ -2196,7 +2344,7 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `VectorStoreSearchResultsPage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -2207,19 +2355,21 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
         self.data = try reader.required([VectorStoreSearchResultItem].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.nextPage = try reader.optional(Swift.String.self, "next_page")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("vector_store.search_results.page", "object")
         try writer.encode(self.searchQuery, "search_query")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.nextPage, "next_page")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

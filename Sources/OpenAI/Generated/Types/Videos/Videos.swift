@@ -18,6 +18,9 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoCharacterBody`.
     ///
@@ -33,7 +36,7 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `CreateVideoCharacterBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -41,16 +44,18 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         self.video = try reader.required(FileUpload.self, "video")
         self.name = try reader.required(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.video, "video")
         try writer.encode(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -71,6 +76,9 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoEditJSONBody`.
     ///
@@ -86,7 +94,7 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `CreateVideoEditJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -94,16 +102,18 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         self.video = try reader.required(VideoReferenceInputParam.self, "video")
         self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.video, "video")
         try writer.encode(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -118,6 +128,9 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoEditMultipartBody`.
     ///
@@ -133,7 +146,7 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `CreateVideoEditMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -141,16 +154,18 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
         var reader = try ObjectReader(decoder)
         self.video = try reader.required(CreateVideoEditMultipartBody.Video.self, "video")
         self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.video, "video")
         try writer.encode(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -211,6 +226,9 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
     public var seconds: VideoSeconds
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoExtendJSONBody`.
     ///
@@ -229,7 +247,7 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `CreateVideoExtendJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -238,17 +256,19 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
         self.video = try reader.required(VideoReferenceInputParam.self, "video")
         self.prompt = try reader.required(Swift.String.self, "prompt")
         self.seconds = try reader.required(VideoSeconds.self, "seconds")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.video, "video")
         try writer.encode(self.prompt, "prompt")
         try writer.encode(self.seconds, "seconds")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -265,6 +285,9 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     public var seconds: VideoSeconds
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoExtendMultipartBody`.
     ///
@@ -283,7 +306,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `CreateVideoExtendMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -292,17 +315,19 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
         self.video = try reader.required(CreateVideoExtendMultipartBody.Video.self, "video")
         self.prompt = try reader.required(Swift.String.self, "prompt")
         self.seconds = try reader.required(VideoSeconds.self, "seconds")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.video, "video")
         try writer.encode(self.prompt, "prompt")
         try writer.encode(self.seconds, "seconds")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -368,6 +393,9 @@ public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationRe
     public var size: VideoSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoJSONBody`.
     ///
@@ -392,7 +420,7 @@ public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `CreateVideoJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -403,19 +431,21 @@ public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationRe
         self.inputReference = try reader.optional(ImageRefParam2.self, "input_reference")
         self.seconds = try reader.optional(VideoSeconds.self, "seconds")
         self.size = try reader.optional(VideoSize.self, "size")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(self.prompt, "prompt")
         try writer.encodeIfPresent(self.inputReference, "input_reference")
         try writer.encodeIfPresent(self.seconds, "seconds")
         try writer.encodeIfPresent(self.size, "size")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -436,6 +466,9 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     public var size: VideoSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoMultipartBody`.
     ///
@@ -460,7 +493,7 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `CreateVideoMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -471,19 +504,21 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
         self.inputReference = try reader.optional(CreateVideoMultipartBody.InputReference.self, "input_reference")
         self.seconds = try reader.optional(VideoSeconds.self, "seconds")
         self.size = try reader.optional(VideoSize.self, "size")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(self.prompt, "prompt")
         try writer.encodeIfPresent(self.inputReference, "input_reference")
         try writer.encodeIfPresent(self.seconds, "seconds")
         try writer.encodeIfPresent(self.size, "size")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -543,6 +578,9 @@ public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationR
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateVideoRemixBody`.
     ///
@@ -553,22 +591,24 @@ public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `CreateVideoRemixBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.prompt = try reader.required(Swift.String.self, "prompt")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.prompt, "prompt")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -586,6 +626,9 @@ public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationR
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeletedVideoResource`.
     ///
@@ -601,7 +644,7 @@ public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `DeletedVideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -610,17 +653,19 @@ public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("object", is: "video.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("video.deleted", "object")
         try writer.encode(self.deleted, "deleted")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -634,6 +679,9 @@ public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Error2`.
     ///
@@ -649,7 +697,7 @@ public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Error2` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -657,16 +705,18 @@ public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.code = try reader.required(Swift.String.self, "code")
         self.message = try reader.required(Swift.String.self, "message")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -679,6 +729,9 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImageRefParam2`.
     ///
@@ -694,7 +747,7 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `ImageRefParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -702,16 +755,18 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         self.imageURL = try reader.optional(Swift.String.self, "image_url")
         self.fileID = try reader.optional(Swift.String.self, "file_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.fileID, "file_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -725,6 +780,9 @@ public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviatio
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VideoCharacterResource`.
     ///
@@ -743,7 +801,7 @@ public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `VideoCharacterResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -752,17 +810,19 @@ public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviatio
         self.id = try reader.optional(Swift.String.self, "id")
         self.name = try reader.optional(Swift.String.self, "name")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -798,6 +858,9 @@ public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VideoListResource`.
     ///
@@ -819,7 +882,7 @@ public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `VideoListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -830,19 +893,21 @@ public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationRepo
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -888,6 +953,9 @@ public struct VideoReferenceInputParam: Codable, Equatable, Sendable, SpecDeviat
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VideoReferenceInputParam`.
     ///
@@ -898,22 +966,24 @@ public struct VideoReferenceInputParam: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `VideoReferenceInputParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -947,6 +1017,9 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
     public var error: Error2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VideoResource`.
     ///
@@ -992,7 +1065,7 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `VideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1011,14 +1084,15 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
         self.seconds = try reader.required(Swift.String.self, "seconds")
         self.remixedFromVideoID = try reader.optional(Swift.String.self, "remixed_from_video_id")
         self.error = try reader.optional(Error2.self, "error")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("video", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.model, "model")
@@ -1032,6 +1106,7 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.seconds, "seconds")
         try writer.encode(self.remixedFromVideoID, "remixed_from_video_id")
         try writer.encode(self.error, "error")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 

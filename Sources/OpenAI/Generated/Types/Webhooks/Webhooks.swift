@@ -16,6 +16,9 @@ public struct WebhookBatchCancelled: Codable, Equatable, Sendable, SpecDeviation
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookBatchCancelled`.
     ///
@@ -34,7 +37,7 @@ public struct WebhookBatchCancelled: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `WebhookBatchCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -45,19 +48,21 @@ public struct WebhookBatchCancelled: Codable, Equatable, Sendable, SpecDeviation
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("batch.cancelled", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -73,6 +78,9 @@ public struct WebhookBatchCompleted: Codable, Equatable, Sendable, SpecDeviation
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookBatchCompleted`.
     ///
@@ -91,7 +99,7 @@ public struct WebhookBatchCompleted: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `WebhookBatchCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -102,19 +110,21 @@ public struct WebhookBatchCompleted: Codable, Equatable, Sendable, SpecDeviation
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("batch.completed", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -130,6 +140,9 @@ public struct WebhookBatchExpired: Codable, Equatable, Sendable, SpecDeviationRe
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookBatchExpired`.
     ///
@@ -148,7 +161,7 @@ public struct WebhookBatchExpired: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `WebhookBatchExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -159,19 +172,21 @@ public struct WebhookBatchExpired: Codable, Equatable, Sendable, SpecDeviationRe
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("batch.expired", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -187,6 +202,9 @@ public struct WebhookBatchFailed: Codable, Equatable, Sendable, SpecDeviationRep
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookBatchFailed`.
     ///
@@ -205,7 +223,7 @@ public struct WebhookBatchFailed: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `WebhookBatchFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -216,19 +234,21 @@ public struct WebhookBatchFailed: Codable, Equatable, Sendable, SpecDeviationRep
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("batch.failed", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -244,6 +264,9 @@ public struct WebhookEvalRunCanceled: Codable, Equatable, Sendable, SpecDeviatio
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookEvalRunCanceled`.
     ///
@@ -262,7 +285,7 @@ public struct WebhookEvalRunCanceled: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `WebhookEvalRunCanceled` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -273,19 +296,21 @@ public struct WebhookEvalRunCanceled: Codable, Equatable, Sendable, SpecDeviatio
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("eval.run.canceled", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -301,6 +326,9 @@ public struct WebhookEvalRunFailed: Codable, Equatable, Sendable, SpecDeviationR
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookEvalRunFailed`.
     ///
@@ -319,7 +347,7 @@ public struct WebhookEvalRunFailed: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `WebhookEvalRunFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -330,19 +358,21 @@ public struct WebhookEvalRunFailed: Codable, Equatable, Sendable, SpecDeviationR
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("eval.run.failed", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -358,6 +388,9 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookEvalRunSucceeded`.
     ///
@@ -376,7 +409,7 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `WebhookEvalRunSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -387,19 +420,21 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("eval.run.succeeded", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -524,6 +559,9 @@ public struct WebhookFineTuningJobCancelled: Codable, Equatable, Sendable, SpecD
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookFineTuningJobCancelled`.
     ///
@@ -542,7 +580,7 @@ public struct WebhookFineTuningJobCancelled: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `WebhookFineTuningJobCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -553,19 +591,21 @@ public struct WebhookFineTuningJobCancelled: Codable, Equatable, Sendable, SpecD
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("fine_tuning.job.cancelled", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -581,6 +621,9 @@ public struct WebhookFineTuningJobFailed: Codable, Equatable, Sendable, SpecDevi
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookFineTuningJobFailed`.
     ///
@@ -599,7 +642,7 @@ public struct WebhookFineTuningJobFailed: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `WebhookFineTuningJobFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -610,19 +653,21 @@ public struct WebhookFineTuningJobFailed: Codable, Equatable, Sendable, SpecDevi
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("fine_tuning.job.failed", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -638,6 +683,9 @@ public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecD
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookFineTuningJobSucceeded`.
     ///
@@ -656,7 +704,7 @@ public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `WebhookFineTuningJobSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -667,19 +715,21 @@ public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecD
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("fine_tuning.job.succeeded", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -697,6 +747,9 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
     public var data: WebhookLiveCallIncoming.DataValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookLiveCallIncoming`.
     ///
@@ -715,7 +768,7 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `WebhookLiveCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -726,19 +779,21 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(WebhookLiveCallIncoming.DataValue.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("live.call.incoming", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Event data payload.
@@ -752,6 +807,9 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
         public var sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `DataValue`.
         ///
@@ -767,7 +825,7 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
         }
 
         /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -775,16 +833,18 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
             var reader = try ObjectReader(decoder)
             self.sessionID = try reader.required(Swift.String.self, "session_id")
             self.sipHeaders = try reader.required([WebhookLiveCallIncoming.DataValue.SIPHeader].self, "sip_headers")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.sessionID, "session_id")
             try writer.encode(self.sipHeaders, "sip_headers")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// A header from the SIP Invite.
@@ -797,6 +857,9 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
             public var value: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `SIPHeader`.
             ///
@@ -812,7 +875,7 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
             }
 
             /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -820,16 +883,18 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
                 var reader = try ObjectReader(decoder)
                 self.name = try reader.required(Swift.String.self, "name")
                 self.value = try reader.required(Swift.String.self, "value")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.name, "name")
                 try writer.encode(self.value, "value")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -849,6 +914,9 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
     public var data: WebhookRealtimeCallIncoming.DataValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookRealtimeCallIncoming`.
     ///
@@ -867,7 +935,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `WebhookRealtimeCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -878,19 +946,21 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(WebhookRealtimeCallIncoming.DataValue.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("realtime.call.incoming", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Event data payload.
@@ -904,6 +974,9 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
         public var sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `DataValue`.
         ///
@@ -919,7 +992,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
         }
 
         /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -927,16 +1000,18 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
             var reader = try ObjectReader(decoder)
             self.callID = try reader.required(Swift.String.self, "call_id")
             self.sipHeaders = try reader.required([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, "sip_headers")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.callID, "call_id")
             try writer.encode(self.sipHeaders, "sip_headers")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// A header from the SIP Invite.
@@ -949,6 +1024,9 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
             public var value: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `SIPHeader`.
             ///
@@ -964,7 +1042,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
             }
 
             /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -972,16 +1050,18 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
                 var reader = try ObjectReader(decoder)
                 self.name = try reader.required(Swift.String.self, "name")
                 self.value = try reader.required(Swift.String.self, "value")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.name, "name")
                 try writer.encode(self.value, "value")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
@@ -999,6 +1079,9 @@ public struct WebhookResponseCancelled: Codable, Equatable, Sendable, SpecDeviat
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookResponseCancelled`.
     ///
@@ -1017,7 +1100,7 @@ public struct WebhookResponseCancelled: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `WebhookResponseCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1028,19 +1111,21 @@ public struct WebhookResponseCancelled: Codable, Equatable, Sendable, SpecDeviat
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("response.cancelled", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1056,6 +1141,9 @@ public struct WebhookResponseCompleted: Codable, Equatable, Sendable, SpecDeviat
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookResponseCompleted`.
     ///
@@ -1074,7 +1162,7 @@ public struct WebhookResponseCompleted: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `WebhookResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1085,19 +1173,21 @@ public struct WebhookResponseCompleted: Codable, Equatable, Sendable, SpecDeviat
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("response.completed", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1113,6 +1203,9 @@ public struct WebhookResponseFailed: Codable, Equatable, Sendable, SpecDeviation
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookResponseFailed`.
     ///
@@ -1131,7 +1224,7 @@ public struct WebhookResponseFailed: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `WebhookResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1142,19 +1235,21 @@ public struct WebhookResponseFailed: Codable, Equatable, Sendable, SpecDeviation
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("response.failed", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1170,6 +1265,9 @@ public struct WebhookResponseIncomplete: Codable, Equatable, Sendable, SpecDevia
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `WebhookResponseIncomplete`.
     ///
@@ -1188,7 +1286,7 @@ public struct WebhookResponseIncomplete: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `WebhookResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1199,18 +1297,20 @@ public struct WebhookResponseIncomplete: Codable, Equatable, Sendable, SpecDevia
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
         self.data = try reader.required(ConversationParam2.self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("event", "object")
         try writer.encode("response.incomplete", "type")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

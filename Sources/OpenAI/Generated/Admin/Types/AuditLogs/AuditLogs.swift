@@ -59,11 +59,11 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The details for events with this `type`.
     public var ipAllowlistConfigDeactivated: AuditLog.IPAllowlistConfigDeactivated?
     /// This event has no additional fields beyond the standard audit log attributes.
-    public var loginSucceeded: [Swift.String: JSONValue]?
+    public var loginSucceeded: JSONObject?
     /// The details for events with this `type`.
     public var loginFailed: AuditLog.LoginFailed?
     /// This event has no additional fields beyond the standard audit log attributes.
-    public var logoutSucceeded: [Swift.String: JSONValue]?
+    public var logoutSucceeded: JSONObject?
     /// The details for events with this `type`.
     public var logoutFailed: AuditLog.LogoutFailed?
     /// The details for events with this `type`.
@@ -130,6 +130,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var certificatesDeactivated: AuditLog.CertificatesDeactivated?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AuditLog`.
     ///
@@ -220,9 +223,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         ipAllowlistDeleted: AuditLog.IPAllowlistDeleted? = nil,
         ipAllowlistConfigActivated: AuditLog.IPAllowlistConfigActivated? = nil,
         ipAllowlistConfigDeactivated: AuditLog.IPAllowlistConfigDeactivated? = nil,
-        loginSucceeded: [Swift.String: JSONValue]? = nil,
+        loginSucceeded: JSONObject? = nil,
         loginFailed: AuditLog.LoginFailed? = nil,
-        logoutSucceeded: [Swift.String: JSONValue]? = nil,
+        logoutSucceeded: JSONObject? = nil,
         logoutFailed: AuditLog.LogoutFailed? = nil,
         organizationUpdated: AuditLog.OrganizationUpdated? = nil,
         projectCreated: AuditLog.ProjectCreated? = nil,
@@ -319,7 +322,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `AuditLog` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -350,9 +353,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.ipAllowlistDeleted = try reader.optional(AuditLog.IPAllowlistDeleted.self, "ip_allowlist.deleted")
         self.ipAllowlistConfigActivated = try reader.optional(AuditLog.IPAllowlistConfigActivated.self, "ip_allowlist.config.activated")
         self.ipAllowlistConfigDeactivated = try reader.optional(AuditLog.IPAllowlistConfigDeactivated.self, "ip_allowlist.config.deactivated")
-        self.loginSucceeded = try reader.optional([Swift.String: JSONValue].self, "login.succeeded")
+        self.loginSucceeded = try reader.optional(JSONObject.self, "login.succeeded")
         self.loginFailed = try reader.optional(AuditLog.LoginFailed.self, "login.failed")
-        self.logoutSucceeded = try reader.optional([Swift.String: JSONValue].self, "logout.succeeded")
+        self.logoutSucceeded = try reader.optional(JSONObject.self, "logout.succeeded")
         self.logoutFailed = try reader.optional(AuditLog.LogoutFailed.self, "logout.failed")
         self.organizationUpdated = try reader.optional(AuditLog.OrganizationUpdated.self, "organization.updated")
         self.projectCreated = try reader.optional(AuditLog.ProjectCreated.self, "project.created")
@@ -385,14 +388,15 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.certificateDeleted = try reader.optional(AuditLog.CertificateDeleted.self, "certificate.deleted")
         self.certificatesActivated = try reader.optional(AuditLog.CertificatesActivated.self, "certificates.activated")
         self.certificatesDeactivated = try reader.optional(AuditLog.CertificatesDeactivated.self, "certificates.deactivated")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.type, "type")
         try writer.encode(self.effectiveAt, "effective_at")
@@ -453,54 +457,11 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.certificateDeleted, "certificate.deleted")
         try writer.encodeIfPresent(self.certificatesActivated, "certificates.activated")
         try writer.encodeIfPresent(self.certificatesDeactivated, "certificates.deactivated")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
+}
 
-    /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project`.
-    public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The project ID.
-        public var id: Swift.String?
-        /// The project title.
-        public var name: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `Project`.
-        ///
-        /// - Parameters:
-        ///   - id: The project ID.
-        ///   - name: The project title.
-        public init(
-            id: Swift.String? = nil,
-            name: Swift.String? = nil
-        ) {
-            self.id = id
-            self.name = name
-        }
-
-        /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.name = try reader.optional(Swift.String.self, "name")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.name, "name")
-        }
-    }
-
+extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.created`.
@@ -511,6 +472,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var data: AuditLog.APIKeyCreated.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `APIKeyCreated`.
         ///
@@ -526,7 +490,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `APIKeyCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -534,16 +498,18 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             self.id = try reader.optional(Swift.String.self, "id")
             self.data = try reader.optional(AuditLog.APIKeyCreated.DataValue.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The payload used to create the API key.
@@ -554,6 +520,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var scopes: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `DataValue`.
             ///
@@ -564,26 +533,74 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.scopes = try reader.optional([Swift.String].self, "scopes")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.scopes, "scopes")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
+}
 
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.deleted`.
+    public struct APIKeyDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The tracking ID of the API key.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `APIKeyDeleted`.
+        ///
+        /// - Parameters:
+        ///   - id: The tracking ID of the API key.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `APIKeyDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.updated`.
@@ -594,6 +611,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var changesRequested: AuditLog.APIKeyUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `APIKeyUpdated`.
         ///
@@ -609,7 +629,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `APIKeyUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -617,16 +637,18 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             self.id = try reader.optional(Swift.String.self, "id")
             self.changesRequested = try reader.optional(AuditLog.APIKeyUpdated.ChangesRequested.self, "changes_requested")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.changesRequested, "changes_requested")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// The payload used to update the API key.
@@ -637,6 +659,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var scopes: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -647,2992 +672,30 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
                 var reader = try ObjectReader(decoder)
                 self.scopes = try reader.optional([Swift.String].self, "scopes")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.scopes, "scopes")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
+}
 
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.deleted`.
-    public struct APIKeyDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The tracking ID of the API key.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `APIKeyDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The tracking ID of the API key.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `APIKeyDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The project and fine-tuned model checkpoint that the checkpoint permission was created for.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created`.
-    public struct CheckpointPermissionCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the checkpoint permission.
-        public var id: Swift.String?
-        /// The payload used to create the checkpoint permission.
-        public var data: AuditLog.CheckpointPermissionCreated.DataValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `CheckpointPermissionCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the checkpoint permission.
-        ///   - data: The payload used to create the checkpoint permission.
-        public init(
-            id: Swift.String? = nil,
-            data: AuditLog.CheckpointPermissionCreated.DataValue? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `CheckpointPermissionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional(AuditLog.CheckpointPermissionCreated.DataValue.self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-
-        /// The payload used to create the checkpoint permission.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The ID of the project that the checkpoint permission was created for.
-            public var projectID: Swift.String?
-            /// The ID of the fine-tuned model checkpoint.
-            public var fineTunedModelCheckpoint: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `DataValue`.
-            ///
-            /// - Parameters:
-            ///   - projectID: The ID of the project that the checkpoint permission was created for.
-            ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint.
-            public init(
-                projectID: Swift.String? = nil,
-                fineTunedModelCheckpoint: Swift.String? = nil
-            ) {
-                self.projectID = projectID
-                self.fineTunedModelCheckpoint = fineTunedModelCheckpoint
-            }
-
-            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.projectID = try reader.optional(Swift.String.self, "project_id")
-                self.fineTunedModelCheckpoint = try reader.optional(Swift.String.self, "fine_tuned_model_checkpoint")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.projectID, "project_id")
-                try writer.encodeIfPresent(self.fineTunedModelCheckpoint, "fine_tuned_model_checkpoint")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.deleted`.
-    public struct CheckpointPermissionDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the checkpoint permission.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `CheckpointPermissionDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the checkpoint permission.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `CheckpointPermissionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.registered`.
-    public struct ExternalKeyRegistered: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the external key configuration.
-        public var id: Swift.String?
-        /// The configuration for the external key.
-        public var data: [Swift.String: JSONValue]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ExternalKeyRegistered`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the external key configuration.
-        ///   - data: The configuration for the external key.
-        public init(
-            id: Swift.String? = nil,
-            data: [Swift.String: JSONValue]? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `ExternalKeyRegistered` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional([Swift.String: JSONValue].self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.removed`.
-    public struct ExternalKeyRemoved: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the external key configuration.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ExternalKeyRemoved`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the external key configuration.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `ExternalKeyRemoved` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created`.
-    public struct GroupCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the group.
-        public var id: Swift.String?
-        /// Information about the created group.
-        public var data: AuditLog.GroupCreated.DataValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `GroupCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the group.
-        ///   - data: Information about the created group.
-        public init(
-            id: Swift.String? = nil,
-            data: AuditLog.GroupCreated.DataValue? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `GroupCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional(AuditLog.GroupCreated.DataValue.self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-
-        /// Information about the created group.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The group name.
-            public var groupName: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `DataValue`.
-            ///
-            /// - Parameters:
-            ///   - groupName: The group name.
-            public init(groupName: Swift.String? = nil) {
-                self.groupName = groupName
-            }
-
-            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.groupName = try reader.optional(Swift.String.self, "group_name")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.groupName, "group_name")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated`.
-    public struct GroupUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the group.
-        public var id: Swift.String?
-        /// The payload used to update the group.
-        public var changesRequested: AuditLog.GroupUpdated.ChangesRequested?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `GroupUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the group.
-        ///   - changesRequested: The payload used to update the group.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: AuditLog.GroupUpdated.ChangesRequested? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `GroupUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional(AuditLog.GroupUpdated.ChangesRequested.self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-
-        /// The payload used to update the group.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The updated group name.
-            public var groupName: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ChangesRequested`.
-            ///
-            /// - Parameters:
-            ///   - groupName: The updated group name.
-            public init(groupName: Swift.String? = nil) {
-                self.groupName = groupName
-            }
-
-            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.groupName = try reader.optional(Swift.String.self, "group_name")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.groupName, "group_name")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.deleted`.
-    public struct GroupDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the group.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `GroupDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the group.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `GroupDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/scim.enabled`.
-    public struct ScimEnabled: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the SCIM was enabled for.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ScimEnabled`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the SCIM was enabled for.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `ScimEnabled` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/scim.disabled`.
-    public struct ScimDisabled: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the SCIM was disabled for.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ScimDisabled`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the SCIM was disabled for.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `ScimDisabled` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent`.
-    public struct InviteSent: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the invite.
-        public var id: Swift.String?
-        /// The payload used to create the invite.
-        public var data: AuditLog.InviteSent.DataValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `InviteSent`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the invite.
-        ///   - data: The payload used to create the invite.
-        public init(
-            id: Swift.String? = nil,
-            data: AuditLog.InviteSent.DataValue? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `InviteSent` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional(AuditLog.InviteSent.DataValue.self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-
-        /// The payload used to create the invite.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The email invited to the organization.
-            public var email: Swift.String?
-            /// The role the email was invited to be. Is either `owner` or `member`.
-            public var role: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `DataValue`.
-            ///
-            /// - Parameters:
-            ///   - email: The email invited to the organization.
-            ///   - role: The role the email was invited to be.
-            public init(
-                email: Swift.String? = nil,
-                role: Swift.String? = nil
-            ) {
-                self.email = email
-                self.role = role
-            }
-
-            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.email = try reader.optional(Swift.String.self, "email")
-                self.role = try reader.optional(Swift.String.self, "role")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.email, "email")
-                try writer.encodeIfPresent(self.role, "role")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.accepted`.
-    public struct InviteAccepted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the invite.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `InviteAccepted`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the invite.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `InviteAccepted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.deleted`.
-    public struct InviteDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the invite.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `InviteDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the invite.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `InviteDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.created`.
-    public struct IPAllowlistCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the IP allowlist configuration.
-        public var id: Swift.String?
-        /// The name of the IP allowlist configuration.
-        public var name: Swift.String?
-        /// The IP addresses or CIDR ranges included in the configuration.
-        public var allowedIps: [Swift.String]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IPAllowlistCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the IP allowlist configuration.
-        ///   - name: The name of the IP allowlist configuration.
-        ///   - allowedIps: The IP addresses or CIDR ranges included in the configuration.
-        public init(
-            id: Swift.String? = nil,
-            name: Swift.String? = nil,
-            allowedIps: [Swift.String]? = nil
-        ) {
-            self.id = id
-            self.name = name
-            self.allowedIps = allowedIps
-        }
-
-        /// Decodes `IPAllowlistCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.name = try reader.optional(Swift.String.self, "name")
-            self.allowedIps = try reader.optional([Swift.String].self, "allowed_ips")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.name, "name")
-            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.updated`.
-    public struct IPAllowlistUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the IP allowlist configuration.
-        public var id: Swift.String?
-        /// The updated set of IP addresses or CIDR ranges in the configuration.
-        public var allowedIps: [Swift.String]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IPAllowlistUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the IP allowlist configuration.
-        ///   - allowedIps: The updated set of IP addresses or CIDR ranges in the configuration.
-        public init(
-            id: Swift.String? = nil,
-            allowedIps: [Swift.String]? = nil
-        ) {
-            self.id = id
-            self.allowedIps = allowedIps
-        }
-
-        /// Decodes `IPAllowlistUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.allowedIps = try reader.optional([Swift.String].self, "allowed_ips")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.deleted`.
-    public struct IPAllowlistDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the IP allowlist configuration.
-        public var id: Swift.String?
-        /// The name of the IP allowlist configuration.
-        public var name: Swift.String?
-        /// The IP addresses or CIDR ranges that were in the configuration.
-        public var allowedIps: [Swift.String]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IPAllowlistDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the IP allowlist configuration.
-        ///   - name: The name of the IP allowlist configuration.
-        ///   - allowedIps: The IP addresses or CIDR ranges that were in the configuration.
-        public init(
-            id: Swift.String? = nil,
-            name: Swift.String? = nil,
-            allowedIps: [Swift.String]? = nil
-        ) {
-            self.id = id
-            self.name = name
-            self.allowedIps = allowedIps
-        }
-
-        /// Decodes `IPAllowlistDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.name = try reader.optional(Swift.String.self, "name")
-            self.allowedIps = try reader.optional([Swift.String].self, "allowed_ips")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.name, "name")
-            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated`.
-    public struct IPAllowlistConfigActivated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The configurations that were activated.
-        public var configs: [AuditLog.IPAllowlistConfigActivated.Config]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IPAllowlistConfigActivated`.
-        ///
-        /// - Parameters:
-        ///   - configs: The configurations that were activated.
-        public init(configs: [AuditLog.IPAllowlistConfigActivated.Config]? = nil) {
-            self.configs = configs
-        }
-
-        /// Decodes `IPAllowlistConfigActivated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.configs = try reader.optional([AuditLog.IPAllowlistConfigActivated.Config].self, "configs")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.configs, "configs")
-        }
-
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated/properties/configs/items`.
-        public struct Config: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The ID of the IP allowlist configuration.
-            public var id: Swift.String?
-            /// The name of the IP allowlist configuration.
-            public var name: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `Config`.
-            ///
-            /// - Parameters:
-            ///   - id: The ID of the IP allowlist configuration.
-            ///   - name: The name of the IP allowlist configuration.
-            public init(
-                id: Swift.String? = nil,
-                name: Swift.String? = nil
-            ) {
-                self.id = id
-                self.name = name
-            }
-
-            /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.id = try reader.optional(Swift.String.self, "id")
-                self.name = try reader.optional(Swift.String.self, "name")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.id, "id")
-                try writer.encodeIfPresent(self.name, "name")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated`.
-    public struct IPAllowlistConfigDeactivated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The configurations that were deactivated.
-        public var configs: [AuditLog.IPAllowlistConfigDeactivated.Config]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `IPAllowlistConfigDeactivated`.
-        ///
-        /// - Parameters:
-        ///   - configs: The configurations that were deactivated.
-        public init(configs: [AuditLog.IPAllowlistConfigDeactivated.Config]? = nil) {
-            self.configs = configs
-        }
-
-        /// Decodes `IPAllowlistConfigDeactivated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.configs = try reader.optional([AuditLog.IPAllowlistConfigDeactivated.Config].self, "configs")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.configs, "configs")
-        }
-
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated/properties/configs/items`.
-        public struct Config: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The ID of the IP allowlist configuration.
-            public var id: Swift.String?
-            /// The name of the IP allowlist configuration.
-            public var name: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `Config`.
-            ///
-            /// - Parameters:
-            ///   - id: The ID of the IP allowlist configuration.
-            ///   - name: The name of the IP allowlist configuration.
-            public init(
-                id: Swift.String? = nil,
-                name: Swift.String? = nil
-            ) {
-                self.id = id
-                self.name = name
-            }
-
-            /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.id = try reader.optional(Swift.String.self, "id")
-                self.name = try reader.optional(Swift.String.self, "name")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.id, "id")
-                try writer.encodeIfPresent(self.name, "name")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/login.failed`.
-    public struct LoginFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The error code of the failure.
-        public var errorCode: Swift.String?
-        /// The error message of the failure.
-        public var errorMessage: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `LoginFailed`.
-        ///
-        /// - Parameters:
-        ///   - errorCode: The error code of the failure.
-        ///   - errorMessage: The error message of the failure.
-        public init(
-            errorCode: Swift.String? = nil,
-            errorMessage: Swift.String? = nil
-        ) {
-            self.errorCode = errorCode
-            self.errorMessage = errorMessage
-        }
-
-        /// Decodes `LoginFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.errorCode = try reader.optional(Swift.String.self, "error_code")
-            self.errorMessage = try reader.optional(Swift.String.self, "error_message")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.errorCode, "error_code")
-            try writer.encodeIfPresent(self.errorMessage, "error_message")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/logout.failed`.
-    public struct LogoutFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The error code of the failure.
-        public var errorCode: Swift.String?
-        /// The error message of the failure.
-        public var errorMessage: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `LogoutFailed`.
-        ///
-        /// - Parameters:
-        ///   - errorCode: The error code of the failure.
-        ///   - errorMessage: The error message of the failure.
-        public init(
-            errorCode: Swift.String? = nil,
-            errorMessage: Swift.String? = nil
-        ) {
-            self.errorCode = errorCode
-            self.errorMessage = errorMessage
-        }
-
-        /// Decodes `LogoutFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.errorCode = try reader.optional(Swift.String.self, "error_code")
-            self.errorMessage = try reader.optional(Swift.String.self, "error_message")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.errorCode, "error_code")
-            try writer.encodeIfPresent(self.errorMessage, "error_message")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/organization.updated`.
-    public struct OrganizationUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The organization ID.
-        public var id: Swift.String?
-        /// The payload used to update the organization settings.
-        public var changesRequested: AuditLog.OrganizationUpdated.ChangesRequested?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `OrganizationUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The organization ID.
-        ///   - changesRequested: The payload used to update the organization settings.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: AuditLog.OrganizationUpdated.ChangesRequested? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `OrganizationUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional(AuditLog.OrganizationUpdated.ChangesRequested.self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-
-        /// The payload used to update the organization settings.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/organization.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The organization title.
-            public var title: Swift.String?
-            /// The organization description.
-            public var description: Swift.String?
-            /// The organization name.
-            public var name: Swift.String?
-            /// Visibility of the threads page which shows messages created with the Assistants API and Playground. One of `ANY_ROLE`, `OWNERS`, or `NONE`.
-            public var threadsUiVisibility: Swift.String?
-            /// Visibility of the usage dashboard which shows activity and costs for your organization. One of `ANY_ROLE` or `OWNERS`.
-            public var usageDashboardVisibility: Swift.String?
-            /// How your organization logs data from supported API calls. One of `disabled`, `enabled_per_call`, `enabled_for_all_projects`, or `enabled_for_selected_projects`
-            public var apiCallLogging: Swift.String?
-            /// The list of project ids if api_call_logging is set to `enabled_for_selected_projects`
-            public var apiCallLoggingProjectIDs: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ChangesRequested`.
-            ///
-            /// - Parameters:
-            ///   - title: The organization title.
-            ///   - description: The organization description.
-            ///   - name: The organization name.
-            ///   - threadsUiVisibility: Visibility of the threads page which shows messages created with the Assistants API and Playground.
-            ///   - usageDashboardVisibility: Visibility of the usage dashboard which shows activity and costs for your organization.
-            ///   - apiCallLogging: How your organization logs data from supported API calls.
-            ///   - apiCallLoggingProjectIDs: The list of project ids if api_call_logging is set to `enabled_for_selected_projects`
-            public init(
-                title: Swift.String? = nil,
-                description: Swift.String? = nil,
-                name: Swift.String? = nil,
-                threadsUiVisibility: Swift.String? = nil,
-                usageDashboardVisibility: Swift.String? = nil,
-                apiCallLogging: Swift.String? = nil,
-                apiCallLoggingProjectIDs: Swift.String? = nil
-            ) {
-                self.title = title
-                self.description = description
-                self.name = name
-                self.threadsUiVisibility = threadsUiVisibility
-                self.usageDashboardVisibility = usageDashboardVisibility
-                self.apiCallLogging = apiCallLogging
-                self.apiCallLoggingProjectIDs = apiCallLoggingProjectIDs
-            }
-
-            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.title = try reader.optional(Swift.String.self, "title")
-                self.description = try reader.optional(Swift.String.self, "description")
-                self.name = try reader.optional(Swift.String.self, "name")
-                self.threadsUiVisibility = try reader.optional(Swift.String.self, "threads_ui_visibility")
-                self.usageDashboardVisibility = try reader.optional(Swift.String.self, "usage_dashboard_visibility")
-                self.apiCallLogging = try reader.optional(Swift.String.self, "api_call_logging")
-                self.apiCallLoggingProjectIDs = try reader.optional(Swift.String.self, "api_call_logging_project_ids")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.title, "title")
-                try writer.encodeIfPresent(self.description, "description")
-                try writer.encodeIfPresent(self.name, "name")
-                try writer.encodeIfPresent(self.threadsUiVisibility, "threads_ui_visibility")
-                try writer.encodeIfPresent(self.usageDashboardVisibility, "usage_dashboard_visibility")
-                try writer.encodeIfPresent(self.apiCallLogging, "api_call_logging")
-                try writer.encodeIfPresent(self.apiCallLoggingProjectIDs, "api_call_logging_project_ids")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.created`.
-    public struct ProjectCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The project ID.
-        public var id: Swift.String?
-        /// The payload used to create the project.
-        public var data: AuditLog.ProjectCreated.DataValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ProjectCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The project ID.
-        ///   - data: The payload used to create the project.
-        public init(
-            id: Swift.String? = nil,
-            data: AuditLog.ProjectCreated.DataValue? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `ProjectCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional(AuditLog.ProjectCreated.DataValue.self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-
-        /// The payload used to create the project.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The project name.
-            public var name: Swift.String?
-            /// The title of the project as seen on the dashboard.
-            public var title: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `DataValue`.
-            ///
-            /// - Parameters:
-            ///   - name: The project name.
-            ///   - title: The title of the project as seen on the dashboard.
-            public init(
-                name: Swift.String? = nil,
-                title: Swift.String? = nil
-            ) {
-                self.name = name
-                self.title = title
-            }
-
-            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.name = try reader.optional(Swift.String.self, "name")
-                self.title = try reader.optional(Swift.String.self, "title")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.name, "name")
-                try writer.encodeIfPresent(self.title, "title")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.updated`.
-    public struct ProjectUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The project ID.
-        public var id: Swift.String?
-        /// The payload used to update the project.
-        public var changesRequested: AuditLog.ProjectUpdated.ChangesRequested?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ProjectUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The project ID.
-        ///   - changesRequested: The payload used to update the project.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: AuditLog.ProjectUpdated.ChangesRequested? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `ProjectUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional(AuditLog.ProjectUpdated.ChangesRequested.self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-
-        /// The payload used to update the project.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The title of the project as seen on the dashboard.
-            public var title: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ChangesRequested`.
-            ///
-            /// - Parameters:
-            ///   - title: The title of the project as seen on the dashboard.
-            public init(title: Swift.String? = nil) {
-                self.title = title
-            }
-
-            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.title = try reader.optional(Swift.String.self, "title")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.title, "title")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.archived`.
-    public struct ProjectArchived: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The project ID.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ProjectArchived`.
-        ///
-        /// - Parameters:
-        ///   - id: The project ID.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `ProjectArchived` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.deleted`.
-    public struct ProjectDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The project ID.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ProjectDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The project ID.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `ProjectDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.updated`.
-    public struct RateLimitUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The rate limit ID
-        public var id: Swift.String?
-        /// The payload used to update the rate limits.
-        public var changesRequested: AuditLog.RateLimitUpdated.ChangesRequested?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RateLimitUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The rate limit ID
-        ///   - changesRequested: The payload used to update the rate limits.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: AuditLog.RateLimitUpdated.ChangesRequested? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `RateLimitUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional(AuditLog.RateLimitUpdated.ChangesRequested.self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-
-        /// The payload used to update the rate limits.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The maximum requests per minute.
-            public var maxRequestsPer1Minute: Swift.Int?
-            /// The maximum tokens per minute.
-            public var maxTokensPer1Minute: Swift.Int?
-            /// The maximum images per minute. Only relevant for certain models.
-            public var maxImagesPer1Minute: Swift.Int?
-            /// The maximum audio megabytes per minute. Only relevant for certain models.
-            public var maxAudioMegabytesPer1Minute: Swift.Int?
-            /// The maximum requests per day. Only relevant for certain models.
-            public var maxRequestsPer1Day: Swift.Int?
-            /// The maximum batch input tokens per day. Only relevant for certain models.
-            public var batch1DayMaxInputTokens: Swift.Int?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ChangesRequested`.
-            ///
-            /// - Parameters:
-            ///   - maxRequestsPer1Minute: The maximum requests per minute.
-            ///   - maxTokensPer1Minute: The maximum tokens per minute.
-            ///   - maxImagesPer1Minute: The maximum images per minute.
-            ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute.
-            ///   - maxRequestsPer1Day: The maximum requests per day.
-            ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day.
-            public init(
-                maxRequestsPer1Minute: Swift.Int? = nil,
-                maxTokensPer1Minute: Swift.Int? = nil,
-                maxImagesPer1Minute: Swift.Int? = nil,
-                maxAudioMegabytesPer1Minute: Swift.Int? = nil,
-                maxRequestsPer1Day: Swift.Int? = nil,
-                batch1DayMaxInputTokens: Swift.Int? = nil
-            ) {
-                self.maxRequestsPer1Minute = maxRequestsPer1Minute
-                self.maxTokensPer1Minute = maxTokensPer1Minute
-                self.maxImagesPer1Minute = maxImagesPer1Minute
-                self.maxAudioMegabytesPer1Minute = maxAudioMegabytesPer1Minute
-                self.maxRequestsPer1Day = maxRequestsPer1Day
-                self.batch1DayMaxInputTokens = batch1DayMaxInputTokens
-            }
-
-            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.maxRequestsPer1Minute = try reader.optional(Swift.Int.self, "max_requests_per_1_minute")
-                self.maxTokensPer1Minute = try reader.optional(Swift.Int.self, "max_tokens_per_1_minute")
-                self.maxImagesPer1Minute = try reader.optional(Swift.Int.self, "max_images_per_1_minute")
-                self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, "max_audio_megabytes_per_1_minute")
-                self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, "max_requests_per_1_day")
-                self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, "batch_1_day_max_input_tokens")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
-                try writer.encodeIfPresent(self.maxTokensPer1Minute, "max_tokens_per_1_minute")
-                try writer.encodeIfPresent(self.maxImagesPer1Minute, "max_images_per_1_minute")
-                try writer.encodeIfPresent(self.maxAudioMegabytesPer1Minute, "max_audio_megabytes_per_1_minute")
-                try writer.encodeIfPresent(self.maxRequestsPer1Day, "max_requests_per_1_day")
-                try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.deleted`.
-    public struct RateLimitDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The rate limit ID
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RateLimitDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The rate limit ID
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `RateLimitDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.created`.
-    public struct RoleCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The role ID.
-        public var id: Swift.String?
-        /// The name of the role.
-        public var roleName: Swift.String?
-        /// The permissions granted by the role.
-        public var permissions: [Swift.String]?
-        /// The type of resource the role belongs to.
-        public var resourceType: Swift.String?
-        /// The resource the role is scoped to.
-        public var resourceID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RoleCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The role ID.
-        ///   - roleName: The name of the role.
-        ///   - permissions: The permissions granted by the role.
-        ///   - resourceType: The type of resource the role belongs to.
-        ///   - resourceID: The resource the role is scoped to.
-        public init(
-            id: Swift.String? = nil,
-            roleName: Swift.String? = nil,
-            permissions: [Swift.String]? = nil,
-            resourceType: Swift.String? = nil,
-            resourceID: Swift.String? = nil
-        ) {
-            self.id = id
-            self.roleName = roleName
-            self.permissions = permissions
-            self.resourceType = resourceType
-            self.resourceID = resourceID
-        }
-
-        /// Decodes `RoleCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.roleName = try reader.optional(Swift.String.self, "role_name")
-            self.permissions = try reader.optional([Swift.String].self, "permissions")
-            self.resourceType = try reader.optional(Swift.String.self, "resource_type")
-            self.resourceID = try reader.optional(Swift.String.self, "resource_id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.roleName, "role_name")
-            try writer.encodeIfPresent(self.permissions, "permissions")
-            try writer.encodeIfPresent(self.resourceType, "resource_type")
-            try writer.encodeIfPresent(self.resourceID, "resource_id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.updated`.
-    public struct RoleUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The role ID.
-        public var id: Swift.String?
-        /// The payload used to update the role.
-        public var changesRequested: AuditLog.RoleUpdated.ChangesRequested?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RoleUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The role ID.
-        ///   - changesRequested: The payload used to update the role.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: AuditLog.RoleUpdated.ChangesRequested? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `RoleUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional(AuditLog.RoleUpdated.ChangesRequested.self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-
-        /// The payload used to update the role.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The updated role name, when provided.
-            public var roleName: Swift.String?
-            /// The resource the role is scoped to.
-            public var resourceID: Swift.String?
-            /// The type of resource the role belongs to.
-            public var resourceType: Swift.String?
-            /// The permissions added to the role.
-            public var permissionsAdded: [Swift.String]?
-            /// The permissions removed from the role.
-            public var permissionsRemoved: [Swift.String]?
-            /// The updated role description, when provided.
-            public var description: Swift.String?
-            /// Additional metadata stored on the role.
-            public var metadata: [Swift.String: JSONValue]?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ChangesRequested`.
-            ///
-            /// - Parameters:
-            ///   - roleName: The updated role name, when provided.
-            ///   - resourceID: The resource the role is scoped to.
-            ///   - resourceType: The type of resource the role belongs to.
-            ///   - permissionsAdded: The permissions added to the role.
-            ///   - permissionsRemoved: The permissions removed from the role.
-            ///   - description: The updated role description, when provided.
-            ///   - metadata: Additional metadata stored on the role.
-            public init(
-                roleName: Swift.String? = nil,
-                resourceID: Swift.String? = nil,
-                resourceType: Swift.String? = nil,
-                permissionsAdded: [Swift.String]? = nil,
-                permissionsRemoved: [Swift.String]? = nil,
-                description: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
-            ) {
-                self.roleName = roleName
-                self.resourceID = resourceID
-                self.resourceType = resourceType
-                self.permissionsAdded = permissionsAdded
-                self.permissionsRemoved = permissionsRemoved
-                self.description = description
-                self.metadata = metadata
-            }
-
-            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.roleName = try reader.optional(Swift.String.self, "role_name")
-                self.resourceID = try reader.optional(Swift.String.self, "resource_id")
-                self.resourceType = try reader.optional(Swift.String.self, "resource_type")
-                self.permissionsAdded = try reader.optional([Swift.String].self, "permissions_added")
-                self.permissionsRemoved = try reader.optional([Swift.String].self, "permissions_removed")
-                self.description = try reader.optional(Swift.String.self, "description")
-                self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.roleName, "role_name")
-                try writer.encodeIfPresent(self.resourceID, "resource_id")
-                try writer.encodeIfPresent(self.resourceType, "resource_type")
-                try writer.encodeIfPresent(self.permissionsAdded, "permissions_added")
-                try writer.encodeIfPresent(self.permissionsRemoved, "permissions_removed")
-                try writer.encodeIfPresent(self.description, "description")
-                try writer.encodeIfPresent(self.metadata, "metadata")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.deleted`.
-    public struct RoleDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The role ID.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RoleDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The role ID.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `RoleDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.assignment.created`.
-    public struct RoleAssignmentCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The identifier of the role assignment.
-        public var id: Swift.String?
-        /// The principal (user or group) that received the role.
-        public var principalID: Swift.String?
-        /// The type of principal (user or group) that received the role.
-        public var principalType: Swift.String?
-        /// The resource the role assignment is scoped to.
-        public var resourceID: Swift.String?
-        /// The type of resource the role assignment is scoped to.
-        public var resourceType: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RoleAssignmentCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The identifier of the role assignment.
-        ///   - principalID: The principal (user or group) that received the role.
-        ///   - principalType: The type of principal (user or group) that received the role.
-        ///   - resourceID: The resource the role assignment is scoped to.
-        ///   - resourceType: The type of resource the role assignment is scoped to.
-        public init(
-            id: Swift.String? = nil,
-            principalID: Swift.String? = nil,
-            principalType: Swift.String? = nil,
-            resourceID: Swift.String? = nil,
-            resourceType: Swift.String? = nil
-        ) {
-            self.id = id
-            self.principalID = principalID
-            self.principalType = principalType
-            self.resourceID = resourceID
-            self.resourceType = resourceType
-        }
-
-        /// Decodes `RoleAssignmentCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.principalID = try reader.optional(Swift.String.self, "principal_id")
-            self.principalType = try reader.optional(Swift.String.self, "principal_type")
-            self.resourceID = try reader.optional(Swift.String.self, "resource_id")
-            self.resourceType = try reader.optional(Swift.String.self, "resource_type")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.principalID, "principal_id")
-            try writer.encodeIfPresent(self.principalType, "principal_type")
-            try writer.encodeIfPresent(self.resourceID, "resource_id")
-            try writer.encodeIfPresent(self.resourceType, "resource_type")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.assignment.deleted`.
-    public struct RoleAssignmentDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The identifier of the role assignment.
-        public var id: Swift.String?
-        /// The principal (user or group) that had the role removed.
-        public var principalID: Swift.String?
-        /// The type of principal (user or group) that had the role removed.
-        public var principalType: Swift.String?
-        /// The resource the role assignment was scoped to.
-        public var resourceID: Swift.String?
-        /// The type of resource the role assignment was scoped to.
-        public var resourceType: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RoleAssignmentDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The identifier of the role assignment.
-        ///   - principalID: The principal (user or group) that had the role removed.
-        ///   - principalType: The type of principal (user or group) that had the role removed.
-        ///   - resourceID: The resource the role assignment was scoped to.
-        ///   - resourceType: The type of resource the role assignment was scoped to.
-        public init(
-            id: Swift.String? = nil,
-            principalID: Swift.String? = nil,
-            principalType: Swift.String? = nil,
-            resourceID: Swift.String? = nil,
-            resourceType: Swift.String? = nil
-        ) {
-            self.id = id
-            self.principalID = principalID
-            self.principalType = principalType
-            self.resourceID = resourceID
-            self.resourceType = resourceType
-        }
-
-        /// Decodes `RoleAssignmentDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.principalID = try reader.optional(Swift.String.self, "principal_id")
-            self.principalType = try reader.optional(Swift.String.self, "principal_type")
-            self.resourceID = try reader.optional(Swift.String.self, "resource_id")
-            self.resourceType = try reader.optional(Swift.String.self, "resource_type")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.principalID, "principal_id")
-            try writer.encodeIfPresent(self.principalType, "principal_type")
-            try writer.encodeIfPresent(self.resourceID, "resource_id")
-            try writer.encodeIfPresent(self.resourceType, "resource_type")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.bound_to_resource`.
-    public struct RoleBoundToResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the resource the role was bound to. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
-        public var id: Swift.String?
-        /// The ID of the role that was bound to the resource.
-        public var roleID: Swift.String?
-        /// The ID of the resource the role was bound to.
-        public var resourceID: Swift.String?
-        /// The type of resource the role was bound to.
-        public var resourceType: Swift.String?
-        /// The permissions granted to the role for the resource.
-        public var permissions: [Swift.String]?
-        /// The workspace ID for a ChatGPT workspace connector resource.
-        public var workspaceID: Swift.String?
-        /// The connector ID for a ChatGPT workspace connector resource.
-        public var connectorID: Swift.String?
-        /// The connector display name for a ChatGPT workspace connector resource, or the connector ID when the display name could not be resolved.
-        public var connectorName: Swift.String?
-        /// Whether the connector is enabled for the role.
-        public var enabled: Swift.Bool?
-        /// The connector role mutation path that produced the event.
-        public var source: AuditLog.RoleBoundToResource.Source?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RoleBoundToResource`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the resource the role was bound to.
-        ///   - roleID: The ID of the role that was bound to the resource.
-        ///   - resourceID: The ID of the resource the role was bound to.
-        ///   - resourceType: The type of resource the role was bound to.
-        ///   - permissions: The permissions granted to the role for the resource.
-        ///   - workspaceID: The workspace ID for a ChatGPT workspace connector resource.
-        ///   - connectorID: The connector ID for a ChatGPT workspace connector resource.
-        ///   - connectorName: The connector display name for a ChatGPT workspace connector resource, or the connector ID when the display name could not be resolved.
-        ///   - enabled: Whether the connector is enabled for the role.
-        ///   - source: The connector role mutation path that produced the event.
-        public init(
-            id: Swift.String? = nil,
-            roleID: Swift.String? = nil,
-            resourceID: Swift.String? = nil,
-            resourceType: Swift.String? = nil,
-            permissions: [Swift.String]? = nil,
-            workspaceID: Swift.String? = nil,
-            connectorID: Swift.String? = nil,
-            connectorName: Swift.String? = nil,
-            enabled: Swift.Bool? = nil,
-            source: AuditLog.RoleBoundToResource.Source? = nil
-        ) {
-            self.id = id
-            self.roleID = roleID
-            self.resourceID = resourceID
-            self.resourceType = resourceType
-            self.permissions = permissions
-            self.workspaceID = workspaceID
-            self.connectorID = connectorID
-            self.connectorName = connectorName
-            self.enabled = enabled
-            self.source = source
-        }
-
-        /// Decodes `RoleBoundToResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.roleID = try reader.optional(Swift.String.self, "role_id")
-            self.resourceID = try reader.optional(Swift.String.self, "resource_id")
-            self.resourceType = try reader.optional(Swift.String.self, "resource_type")
-            self.permissions = try reader.optional([Swift.String].self, "permissions")
-            self.workspaceID = try reader.optional(Swift.String.self, "workspace_id")
-            self.connectorID = try reader.optional(Swift.String.self, "connector_id")
-            self.connectorName = try reader.optional(Swift.String.self, "connector_name")
-            self.enabled = try reader.optional(Swift.Bool.self, "enabled")
-            self.source = try reader.optional(AuditLog.RoleBoundToResource.Source.self, "source")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.roleID, "role_id")
-            try writer.encodeIfPresent(self.resourceID, "resource_id")
-            try writer.encodeIfPresent(self.resourceType, "resource_type")
-            try writer.encodeIfPresent(self.permissions, "permissions")
-            try writer.encodeIfPresent(self.workspaceID, "workspace_id")
-            try writer.encodeIfPresent(self.connectorID, "connector_id")
-            try writer.encodeIfPresent(self.connectorName, "connector_name")
-            try writer.encodeIfPresent(self.enabled, "enabled")
-            try writer.encodeIfPresent(self.source, "source")
-        }
-
-        /// The connector role mutation path that produced the event.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.bound_to_resource/properties/source`.
-        public struct Source: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `role_toggle`
-            public static var roleToggle: Self { Self(rawValue: "role_toggle") }
-
-            /// `role_connector_update`
-            public static var roleConnectorUpdate: Self { Self(rawValue: "role_connector_update") }
-
-            /// `role_delete`
-            public static var roleDelete: Self { Self(rawValue: "role_delete") }
-
-            /// `workspace_permissions`
-            public static var workspacePermissions: Self { Self(rawValue: "workspace_permissions") }
-
-            /// `connector_publish`
-            public static var connectorPublish: Self { Self(rawValue: "connector_publish") }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.unbound_from_resource`.
-    public struct RoleUnboundFromResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the resource the role was unbound from. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
-        public var id: Swift.String?
-        /// The ID of the role that was unbound from the resource.
-        public var roleID: Swift.String?
-        /// The ID of the resource the role was unbound from.
-        public var resourceID: Swift.String?
-        /// The type of resource the role was unbound from.
-        public var resourceType: Swift.String?
-        /// The permissions remaining for the role after the change.
-        public var permissions: [Swift.String]?
-        /// The workspace ID for a ChatGPT workspace connector resource.
-        public var workspaceID: Swift.String?
-        /// The connector ID for a ChatGPT workspace connector resource.
-        public var connectorID: Swift.String?
-        /// The connector display name for a ChatGPT workspace connector resource, or the connector ID when the display name could not be resolved.
-        public var connectorName: Swift.String?
-        /// Whether the connector is enabled for the role.
-        public var enabled: Swift.Bool?
-        /// The connector role mutation path that produced the event.
-        public var source: AuditLog.RoleUnboundFromResource.Source?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `RoleUnboundFromResource`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the resource the role was unbound from.
-        ///   - roleID: The ID of the role that was unbound from the resource.
-        ///   - resourceID: The ID of the resource the role was unbound from.
-        ///   - resourceType: The type of resource the role was unbound from.
-        ///   - permissions: The permissions remaining for the role after the change.
-        ///   - workspaceID: The workspace ID for a ChatGPT workspace connector resource.
-        ///   - connectorID: The connector ID for a ChatGPT workspace connector resource.
-        ///   - connectorName: The connector display name for a ChatGPT workspace connector resource, or the connector ID when the display name could not be resolved.
-        ///   - enabled: Whether the connector is enabled for the role.
-        ///   - source: The connector role mutation path that produced the event.
-        public init(
-            id: Swift.String? = nil,
-            roleID: Swift.String? = nil,
-            resourceID: Swift.String? = nil,
-            resourceType: Swift.String? = nil,
-            permissions: [Swift.String]? = nil,
-            workspaceID: Swift.String? = nil,
-            connectorID: Swift.String? = nil,
-            connectorName: Swift.String? = nil,
-            enabled: Swift.Bool? = nil,
-            source: AuditLog.RoleUnboundFromResource.Source? = nil
-        ) {
-            self.id = id
-            self.roleID = roleID
-            self.resourceID = resourceID
-            self.resourceType = resourceType
-            self.permissions = permissions
-            self.workspaceID = workspaceID
-            self.connectorID = connectorID
-            self.connectorName = connectorName
-            self.enabled = enabled
-            self.source = source
-        }
-
-        /// Decodes `RoleUnboundFromResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.roleID = try reader.optional(Swift.String.self, "role_id")
-            self.resourceID = try reader.optional(Swift.String.self, "resource_id")
-            self.resourceType = try reader.optional(Swift.String.self, "resource_type")
-            self.permissions = try reader.optional([Swift.String].self, "permissions")
-            self.workspaceID = try reader.optional(Swift.String.self, "workspace_id")
-            self.connectorID = try reader.optional(Swift.String.self, "connector_id")
-            self.connectorName = try reader.optional(Swift.String.self, "connector_name")
-            self.enabled = try reader.optional(Swift.Bool.self, "enabled")
-            self.source = try reader.optional(AuditLog.RoleUnboundFromResource.Source.self, "source")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.roleID, "role_id")
-            try writer.encodeIfPresent(self.resourceID, "resource_id")
-            try writer.encodeIfPresent(self.resourceType, "resource_type")
-            try writer.encodeIfPresent(self.permissions, "permissions")
-            try writer.encodeIfPresent(self.workspaceID, "workspace_id")
-            try writer.encodeIfPresent(self.connectorID, "connector_id")
-            try writer.encodeIfPresent(self.connectorName, "connector_name")
-            try writer.encodeIfPresent(self.enabled, "enabled")
-            try writer.encodeIfPresent(self.source, "source")
-        }
-
-        /// The connector role mutation path that produced the event.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.unbound_from_resource/properties/source`.
-        public struct Source: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `role_toggle`
-            public static var roleToggle: Self { Self(rawValue: "role_toggle") }
-
-            /// `role_connector_update`
-            public static var roleConnectorUpdate: Self { Self(rawValue: "role_connector_update") }
-
-            /// `role_delete`
-            public static var roleDelete: Self { Self(rawValue: "role_delete") }
-
-            /// `workspace_permissions`
-            public static var workspacePermissions: Self { Self(rawValue: "workspace_permissions") }
-
-            /// `connector_publish`
-            public static var connectorPublish: Self { Self(rawValue: "connector_publish") }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.created`.
-    public struct ServiceAccountCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The service account ID.
-        public var id: Swift.String?
-        /// The payload used to create the service account.
-        public var data: AuditLog.ServiceAccountCreated.DataValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ServiceAccountCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The service account ID.
-        ///   - data: The payload used to create the service account.
-        public init(
-            id: Swift.String? = nil,
-            data: AuditLog.ServiceAccountCreated.DataValue? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `ServiceAccountCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional(AuditLog.ServiceAccountCreated.DataValue.self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-
-        /// The payload used to create the service account.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The role of the service account. Is either `owner` or `member`.
-            public var role: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `DataValue`.
-            ///
-            /// - Parameters:
-            ///   - role: The role of the service account.
-            public init(role: Swift.String? = nil) {
-                self.role = role
-            }
-
-            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.role = try reader.optional(Swift.String.self, "role")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.role, "role")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.updated`.
-    public struct ServiceAccountUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The service account ID.
-        public var id: Swift.String?
-        /// The payload used to updated the service account.
-        public var changesRequested: AuditLog.ServiceAccountUpdated.ChangesRequested?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ServiceAccountUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The service account ID.
-        ///   - changesRequested: The payload used to updated the service account.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: AuditLog.ServiceAccountUpdated.ChangesRequested? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `ServiceAccountUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional(AuditLog.ServiceAccountUpdated.ChangesRequested.self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-
-        /// The payload used to updated the service account.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The role of the service account. Is either `owner` or `member`.
-            public var role: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ChangesRequested`.
-            ///
-            /// - Parameters:
-            ///   - role: The role of the service account.
-            public init(role: Swift.String? = nil) {
-                self.role = role
-            }
-
-            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.role = try reader.optional(Swift.String.self, "role")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.role, "role")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.deleted`.
-    public struct ServiceAccountDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The service account ID.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `ServiceAccountDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The service account ID.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `ServiceAccountDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.created`.
-    public struct WorkloadIdentityProviderCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The workload identity provider ID.
-        public var id: Swift.String?
-        /// The payload used to create the workload identity provider.
-        public var data: [Swift.String: JSONValue]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `WorkloadIdentityProviderCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The workload identity provider ID.
-        ///   - data: The payload used to create the workload identity provider.
-        public init(
-            id: Swift.String? = nil,
-            data: [Swift.String: JSONValue]? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `WorkloadIdentityProviderCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional([Swift.String: JSONValue].self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.updated`.
-    public struct WorkloadIdentityProviderUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The workload identity provider ID.
-        public var id: Swift.String?
-        /// The payload used to update the workload identity provider.
-        public var changesRequested: [Swift.String: JSONValue]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `WorkloadIdentityProviderUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The workload identity provider ID.
-        ///   - changesRequested: The payload used to update the workload identity provider.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: [Swift.String: JSONValue]? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `WorkloadIdentityProviderUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional([Swift.String: JSONValue].self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.deleted`.
-    public struct WorkloadIdentityProviderDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The workload identity provider ID.
-        public var id: Swift.String?
-        /// The workload identity provider name.
-        public var name: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `WorkloadIdentityProviderDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The workload identity provider ID.
-        ///   - name: The workload identity provider name.
-        public init(
-            id: Swift.String? = nil,
-            name: Swift.String? = nil
-        ) {
-            self.id = id
-            self.name = name
-        }
-
-        /// Decodes `WorkloadIdentityProviderDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.name = try reader.optional(Swift.String.self, "name")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.name, "name")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.created`.
-    public struct WorkloadIdentityProviderMappingCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The workload identity provider mapping ID.
-        public var id: Swift.String?
-        /// The workload identity provider ID.
-        public var identityProviderID: Swift.String?
-        /// The payload used to create the workload identity provider mapping.
-        public var data: [Swift.String: JSONValue]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `WorkloadIdentityProviderMappingCreated`.
-        ///
-        /// - Parameters:
-        ///   - id: The workload identity provider mapping ID.
-        ///   - identityProviderID: The workload identity provider ID.
-        ///   - data: The payload used to create the workload identity provider mapping.
-        public init(
-            id: Swift.String? = nil,
-            identityProviderID: Swift.String? = nil,
-            data: [Swift.String: JSONValue]? = nil
-        ) {
-            self.id = id
-            self.identityProviderID = identityProviderID
-            self.data = data
-        }
-
-        /// Decodes `WorkloadIdentityProviderMappingCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.identityProviderID = try reader.optional(Swift.String.self, "identity_provider_id")
-            self.data = try reader.optional([Swift.String: JSONValue].self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.identityProviderID, "identity_provider_id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.updated`.
-    public struct WorkloadIdentityProviderMappingUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The workload identity provider mapping ID.
-        public var id: Swift.String?
-        /// The workload identity provider ID.
-        public var identityProviderID: Swift.String?
-        /// The payload used to update the workload identity provider mapping.
-        public var changesRequested: [Swift.String: JSONValue]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `WorkloadIdentityProviderMappingUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The workload identity provider mapping ID.
-        ///   - identityProviderID: The workload identity provider ID.
-        ///   - changesRequested: The payload used to update the workload identity provider mapping.
-        public init(
-            id: Swift.String? = nil,
-            identityProviderID: Swift.String? = nil,
-            changesRequested: [Swift.String: JSONValue]? = nil
-        ) {
-            self.id = id
-            self.identityProviderID = identityProviderID
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `WorkloadIdentityProviderMappingUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.identityProviderID = try reader.optional(Swift.String.self, "identity_provider_id")
-            self.changesRequested = try reader.optional([Swift.String: JSONValue].self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.identityProviderID, "identity_provider_id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.deleted`.
-    public struct WorkloadIdentityProviderMappingDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The workload identity provider mapping ID.
-        public var id: Swift.String?
-        /// The workload identity provider ID.
-        public var identityProviderID: Swift.String?
-        /// The project ID.
-        public var projectID: Swift.String?
-        /// The mapped service account ID.
-        public var serviceAccountID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `WorkloadIdentityProviderMappingDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The workload identity provider mapping ID.
-        ///   - identityProviderID: The workload identity provider ID.
-        ///   - projectID: The project ID.
-        ///   - serviceAccountID: The mapped service account ID.
-        public init(
-            id: Swift.String? = nil,
-            identityProviderID: Swift.String? = nil,
-            projectID: Swift.String? = nil,
-            serviceAccountID: Swift.String? = nil
-        ) {
-            self.id = id
-            self.identityProviderID = identityProviderID
-            self.projectID = projectID
-            self.serviceAccountID = serviceAccountID
-        }
-
-        /// Decodes `WorkloadIdentityProviderMappingDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.identityProviderID = try reader.optional(Swift.String.self, "identity_provider_id")
-            self.projectID = try reader.optional(Swift.String.self, "project_id")
-            self.serviceAccountID = try reader.optional(Swift.String.self, "service_account_id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.identityProviderID, "identity_provider_id")
-            try writer.encodeIfPresent(self.projectID, "project_id")
-            try writer.encodeIfPresent(self.serviceAccountID, "service_account_id")
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.added`.
-    public struct UserAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The user ID.
-        public var id: Swift.String?
-        /// The payload used to add the user to the project.
-        public var data: AuditLog.UserAdded.DataValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `UserAdded`.
-        ///
-        /// - Parameters:
-        ///   - id: The user ID.
-        ///   - data: The payload used to add the user to the project.
-        public init(
-            id: Swift.String? = nil,
-            data: AuditLog.UserAdded.DataValue? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `UserAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional(AuditLog.UserAdded.DataValue.self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-        }
-
-        /// The payload used to add the user to the project.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.added/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The role of the user. Is either `owner` or `member`.
-            public var role: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `DataValue`.
-            ///
-            /// - Parameters:
-            ///   - role: The role of the user.
-            public init(role: Swift.String? = nil) {
-                self.role = role
-            }
-
-            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.role = try reader.optional(Swift.String.self, "role")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.role, "role")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.updated`.
-    public struct UserUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The project ID.
-        public var id: Swift.String?
-        /// The payload used to update the user.
-        public var changesRequested: AuditLog.UserUpdated.ChangesRequested?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `UserUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The project ID.
-        ///   - changesRequested: The payload used to update the user.
-        public init(
-            id: Swift.String? = nil,
-            changesRequested: AuditLog.UserUpdated.ChangesRequested? = nil
-        ) {
-            self.id = id
-            self.changesRequested = changesRequested
-        }
-
-        /// Decodes `UserUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.changesRequested = try reader.optional(AuditLog.UserUpdated.ChangesRequested.self, "changes_requested")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
-        }
-
-        /// The payload used to update the user.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The role of the user. Is either `owner` or `member`.
-            public var role: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `ChangesRequested`.
-            ///
-            /// - Parameters:
-            ///   - role: The role of the user.
-            public init(role: Swift.String? = nil) {
-                self.role = role
-            }
-
-            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.role = try reader.optional(Swift.String.self, "role")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.role, "role")
-            }
-        }
-    }
-
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.deleted`.
-    public struct UserDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The user ID.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `UserDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The user ID.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `UserDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-        }
-    }
-
+extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.created`.
@@ -3643,6 +706,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CertificateCreated`.
         ///
@@ -3658,7 +724,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `CertificateCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3666,65 +732,23 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             self.id = try reader.optional(Swift.String.self, "id")
             self.name = try reader.optional(Swift.String.self, "name")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.name, "name")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
+}
 
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.updated`.
-    public struct CertificateUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The certificate ID.
-        public var id: Swift.String?
-        /// The name of the certificate.
-        public var name: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `CertificateUpdated`.
-        ///
-        /// - Parameters:
-        ///   - id: The certificate ID.
-        ///   - name: The name of the certificate.
-        public init(
-            id: Swift.String? = nil,
-            name: Swift.String? = nil
-        ) {
-            self.id = id
-            self.name = name
-        }
-
-        /// Decodes `CertificateUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.name = try reader.optional(Swift.String.self, "name")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.name, "name")
-        }
-    }
-
+extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.deleted`.
@@ -3737,6 +761,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var certificate: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CertificateDeleted`.
         ///
@@ -3755,7 +782,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `CertificateDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3764,20 +791,77 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             self.id = try reader.optional(Swift.String.self, "id")
             self.name = try reader.optional(Swift.String.self, "name")
             self.certificate = try reader.optional(Swift.String.self, "certificate")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.certificate, "certificate")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
+}
 
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.updated`.
+    public struct CertificateUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The certificate ID.
+        public var id: Swift.String?
+        /// The name of the certificate.
+        public var name: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `CertificateUpdated`.
+        ///
+        /// - Parameters:
+        ///   - id: The certificate ID.
+        ///   - name: The name of the certificate.
+        public init(
+            id: Swift.String? = nil,
+            name: Swift.String? = nil
+        ) {
+            self.id = id
+            self.name = name
+        }
+
+        /// Decodes `CertificateUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated`.
@@ -3785,6 +869,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var certificates: [AuditLog.CertificatesActivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CertificatesActivated`.
         public init(certificates: [AuditLog.CertificatesActivated.Certificate]? = nil) {
@@ -3792,22 +879,24 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `CertificatesActivated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.certificates = try reader.optional([AuditLog.CertificatesActivated.Certificate].self, "certificates")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.certificates, "certificates")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated/properties/certificates/items`.
@@ -3818,6 +907,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var name: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Certificate`.
             ///
@@ -3833,7 +925,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3841,20 +933,24 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
                 var reader = try ObjectReader(decoder)
                 self.id = try reader.optional(Swift.String.self, "id")
                 self.name = try reader.optional(Swift.String.self, "name")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.id, "id")
                 try writer.encodeIfPresent(self.name, "name")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
+}
 
+extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated`.
@@ -3862,6 +958,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var certificates: [AuditLog.CertificatesDeactivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CertificatesDeactivated`.
         public init(certificates: [AuditLog.CertificatesDeactivated.Certificate]? = nil) {
@@ -3869,22 +968,24 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `CertificatesDeactivated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.certificates = try reader.optional([AuditLog.CertificatesDeactivated.Certificate].self, "certificates")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.certificates, "certificates")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated/properties/certificates/items`.
@@ -3895,6 +996,9 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             public var name: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Certificate`.
             ///
@@ -3910,7 +1014,7 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
 
             /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -3918,89 +1022,1049 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
                 var reader = try ObjectReader(decoder)
                 self.id = try reader.optional(Swift.String.self, "id")
                 self.name = try reader.optional(Swift.String.self, "name")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.id, "id")
                 try writer.encodeIfPresent(self.name, "name")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
         }
     }
 }
 
-/// The actor who performed the audit logged action.
-///
-/// - Remark: Generated from `#/components/schemas/AuditLogActor`.
-public struct AuditLogActor: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of actor. Is either `session` or `api_key`.
-    public var type: AuditLogActor.TypeValue?
-    /// The session in which the audit logged action was performed.
-    public var session: AuditLogActorSession?
-    /// The API Key used to perform the audit logged action.
-    public var apiKey: AuditLogActorAPIKey?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `AuditLogActor`.
+extension AuditLog {
+    /// The project and fine-tuned model checkpoint that the checkpoint permission was created for.
     ///
-    /// - Parameters:
-    ///   - type: The type of actor.
-    ///   - session: The session in which the audit logged action was performed.
-    ///   - apiKey: The API Key used to perform the audit logged action.
-    public init(
-        type: AuditLogActor.TypeValue? = nil,
-        session: AuditLogActorSession? = nil,
-        apiKey: AuditLogActorAPIKey? = nil
-    ) {
-        self.type = type
-        self.session = session
-        self.apiKey = apiKey
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created`.
+    public struct CheckpointPermissionCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the checkpoint permission.
+        public var id: Swift.String?
+        /// The payload used to create the checkpoint permission.
+        public var data: AuditLog.CheckpointPermissionCreated.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `CheckpointPermissionCreated`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the checkpoint permission.
+        ///   - data: The payload used to create the checkpoint permission.
+        public init(
+            id: Swift.String? = nil,
+            data: AuditLog.CheckpointPermissionCreated.DataValue? = nil
+        ) {
+            self.id = id
+            self.data = data
+        }
+
+        /// Decodes `CheckpointPermissionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.data = try reader.optional(AuditLog.CheckpointPermissionCreated.DataValue.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// The payload used to create the checkpoint permission.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created/properties/data`.
+        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// The ID of the project that the checkpoint permission was created for.
+            public var projectID: Swift.String?
+            /// The ID of the fine-tuned model checkpoint.
+            public var fineTunedModelCheckpoint: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
+
+            /// Creates a new `DataValue`.
+            ///
+            /// - Parameters:
+            ///   - projectID: The ID of the project that the checkpoint permission was created for.
+            ///   - fineTunedModelCheckpoint: The ID of the fine-tuned model checkpoint.
+            public init(
+                projectID: Swift.String? = nil,
+                fineTunedModelCheckpoint: Swift.String? = nil
+            ) {
+                self.projectID = projectID
+                self.fineTunedModelCheckpoint = fineTunedModelCheckpoint
+            }
+
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.projectID = try reader.optional(Swift.String.self, "project_id")
+                self.fineTunedModelCheckpoint = try reader.optional(Swift.String.self, "fine_tuned_model_checkpoint")
+                self.undeclaredMembers = reader.undeclaredMembers()
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var writer = ObjectWriter(encoder, self.specDeviations)
+                try writer.encodeIfPresent(self.projectID, "project_id")
+                try writer.encodeIfPresent(self.fineTunedModelCheckpoint, "fine_tuned_model_checkpoint")
+                try writer.encode(undeclared: self.undeclaredMembers)
+            }
+        }
     }
+}
 
-    /// Decodes `AuditLogActor` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+extension AuditLog {
+    /// The details for events with this `type`.
     ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.optional(AuditLogActor.TypeValue.self, "type")
-        self.session = try reader.optional(AuditLogActorSession.self, "session")
-        self.apiKey = try reader.optional(AuditLogActorAPIKey.self, "api_key")
-        self.specDeviations = reader.finish()
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.deleted`.
+    public struct CheckpointPermissionDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the checkpoint permission.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `CheckpointPermissionDeleted`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the checkpoint permission.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `CheckpointPermissionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
     }
+}
 
-    /// Encodes this value as its JSON object, constants included.
+extension AuditLog {
+    /// The details for events with this `type`.
     ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
-        try writer.encodeIfPresent(self.type, "type")
-        try writer.encodeIfPresent(self.session, "session")
-        try writer.encodeIfPresent(self.apiKey, "api_key")
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.registered`.
+    public struct ExternalKeyRegistered: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the external key configuration.
+        public var id: Swift.String?
+        /// The configuration for the external key.
+        public var data: JSONObject?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `ExternalKeyRegistered`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the external key configuration.
+        ///   - data: The configuration for the external key.
+        public init(
+            id: Swift.String? = nil,
+            data: JSONObject? = nil
+        ) {
+            self.id = id
+            self.data = data
+        }
+
+        /// Decodes `ExternalKeyRegistered` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.data = try reader.optional(JSONObject.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
     }
+}
 
-    /// The type of actor. Is either `session` or `api_key`.
+extension AuditLog {
+    /// The details for events with this `type`.
     ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.removed`.
+    public struct ExternalKeyRemoved: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the external key configuration.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `ExternalKeyRemoved`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the external key configuration.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `ExternalKeyRemoved` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
     ///
-    /// - Remark: Generated from `#/components/schemas/AuditLogActor/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created`.
+    public struct GroupCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the group.
+        public var id: Swift.String?
+        /// Information about the created group.
+        public var data: AuditLog.GroupCreated.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+        /// Creates a new `GroupCreated`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the group.
+        ///   - data: Information about the created group.
+        public init(
+            id: Swift.String? = nil,
+            data: AuditLog.GroupCreated.DataValue? = nil
+        ) {
+            self.id = id
+            self.data = data
+        }
 
-        /// `session`
-        public static var session: Self { Self(rawValue: "session") }
+        /// Decodes `GroupCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.data = try reader.optional(AuditLog.GroupCreated.DataValue.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
 
-        /// `api_key`
-        public static var apiKey: Self { Self(rawValue: "api_key") }
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Information about the created group.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created/properties/data`.
+        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// The group name.
+            public var groupName: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
+
+            /// Creates a new `DataValue`.
+            ///
+            /// - Parameters:
+            ///   - groupName: The group name.
+            public init(groupName: Swift.String? = nil) {
+                self.groupName = groupName
+            }
+
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.groupName = try reader.optional(Swift.String.self, "group_name")
+                self.undeclaredMembers = reader.undeclaredMembers()
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var writer = ObjectWriter(encoder, self.specDeviations)
+                try writer.encodeIfPresent(self.groupName, "group_name")
+                try writer.encode(undeclared: self.undeclaredMembers)
+            }
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.deleted`.
+    public struct GroupDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the group.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `GroupDeleted`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the group.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `GroupDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated`.
+    public struct GroupUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the group.
+        public var id: Swift.String?
+        /// The payload used to update the group.
+        public var changesRequested: AuditLog.GroupUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `GroupUpdated`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the group.
+        ///   - changesRequested: The payload used to update the group.
+        public init(
+            id: Swift.String? = nil,
+            changesRequested: AuditLog.GroupUpdated.ChangesRequested? = nil
+        ) {
+            self.id = id
+            self.changesRequested = changesRequested
+        }
+
+        /// Decodes `GroupUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.changesRequested = try reader.optional(AuditLog.GroupUpdated.ChangesRequested.self, "changes_requested")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.changesRequested, "changes_requested")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// The payload used to update the group.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated/properties/changes_requested`.
+        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// The updated group name.
+            public var groupName: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
+
+            /// Creates a new `ChangesRequested`.
+            ///
+            /// - Parameters:
+            ///   - groupName: The updated group name.
+            public init(groupName: Swift.String? = nil) {
+                self.groupName = groupName
+            }
+
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.groupName = try reader.optional(Swift.String.self, "group_name")
+                self.undeclaredMembers = reader.undeclaredMembers()
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var writer = ObjectWriter(encoder, self.specDeviations)
+                try writer.encodeIfPresent(self.groupName, "group_name")
+                try writer.encode(undeclared: self.undeclaredMembers)
+            }
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated`.
+    public struct IPAllowlistConfigActivated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The configurations that were activated.
+        public var configs: [AuditLog.IPAllowlistConfigActivated.Config]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `IPAllowlistConfigActivated`.
+        ///
+        /// - Parameters:
+        ///   - configs: The configurations that were activated.
+        public init(configs: [AuditLog.IPAllowlistConfigActivated.Config]? = nil) {
+            self.configs = configs
+        }
+
+        /// Decodes `IPAllowlistConfigActivated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.configs = try reader.optional([AuditLog.IPAllowlistConfigActivated.Config].self, "configs")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.configs, "configs")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated/properties/configs/items`.
+        public struct Config: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// The ID of the IP allowlist configuration.
+            public var id: Swift.String?
+            /// The name of the IP allowlist configuration.
+            public var name: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
+
+            /// Creates a new `Config`.
+            ///
+            /// - Parameters:
+            ///   - id: The ID of the IP allowlist configuration.
+            ///   - name: The name of the IP allowlist configuration.
+            public init(
+                id: Swift.String? = nil,
+                name: Swift.String? = nil
+            ) {
+                self.id = id
+                self.name = name
+            }
+
+            /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.id = try reader.optional(Swift.String.self, "id")
+                self.name = try reader.optional(Swift.String.self, "name")
+                self.undeclaredMembers = reader.undeclaredMembers()
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var writer = ObjectWriter(encoder, self.specDeviations)
+                try writer.encodeIfPresent(self.id, "id")
+                try writer.encodeIfPresent(self.name, "name")
+                try writer.encode(undeclared: self.undeclaredMembers)
+            }
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated`.
+    public struct IPAllowlistConfigDeactivated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The configurations that were deactivated.
+        public var configs: [AuditLog.IPAllowlistConfigDeactivated.Config]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `IPAllowlistConfigDeactivated`.
+        ///
+        /// - Parameters:
+        ///   - configs: The configurations that were deactivated.
+        public init(configs: [AuditLog.IPAllowlistConfigDeactivated.Config]? = nil) {
+            self.configs = configs
+        }
+
+        /// Decodes `IPAllowlistConfigDeactivated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.configs = try reader.optional([AuditLog.IPAllowlistConfigDeactivated.Config].self, "configs")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.configs, "configs")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated/properties/configs/items`.
+        public struct Config: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// The ID of the IP allowlist configuration.
+            public var id: Swift.String?
+            /// The name of the IP allowlist configuration.
+            public var name: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
+
+            /// Creates a new `Config`.
+            ///
+            /// - Parameters:
+            ///   - id: The ID of the IP allowlist configuration.
+            ///   - name: The name of the IP allowlist configuration.
+            public init(
+                id: Swift.String? = nil,
+                name: Swift.String? = nil
+            ) {
+                self.id = id
+                self.name = name
+            }
+
+            /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.id = try reader.optional(Swift.String.self, "id")
+                self.name = try reader.optional(Swift.String.self, "name")
+                self.undeclaredMembers = reader.undeclaredMembers()
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var writer = ObjectWriter(encoder, self.specDeviations)
+                try writer.encodeIfPresent(self.id, "id")
+                try writer.encodeIfPresent(self.name, "name")
+                try writer.encode(undeclared: self.undeclaredMembers)
+            }
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.created`.
+    public struct IPAllowlistCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the IP allowlist configuration.
+        public var id: Swift.String?
+        /// The name of the IP allowlist configuration.
+        public var name: Swift.String?
+        /// The IP addresses or CIDR ranges included in the configuration.
+        public var allowedIps: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `IPAllowlistCreated`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the IP allowlist configuration.
+        ///   - name: The name of the IP allowlist configuration.
+        ///   - allowedIps: The IP addresses or CIDR ranges included in the configuration.
+        public init(
+            id: Swift.String? = nil,
+            name: Swift.String? = nil,
+            allowedIps: [Swift.String]? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.allowedIps = allowedIps
+        }
+
+        /// Decodes `IPAllowlistCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.allowedIps = try reader.optional([Swift.String].self, "allowed_ips")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.deleted`.
+    public struct IPAllowlistDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the IP allowlist configuration.
+        public var id: Swift.String?
+        /// The name of the IP allowlist configuration.
+        public var name: Swift.String?
+        /// The IP addresses or CIDR ranges that were in the configuration.
+        public var allowedIps: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `IPAllowlistDeleted`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the IP allowlist configuration.
+        ///   - name: The name of the IP allowlist configuration.
+        ///   - allowedIps: The IP addresses or CIDR ranges that were in the configuration.
+        public init(
+            id: Swift.String? = nil,
+            name: Swift.String? = nil,
+            allowedIps: [Swift.String]? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.allowedIps = allowedIps
+        }
+
+        /// Decodes `IPAllowlistDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.name = try reader.optional(Swift.String.self, "name")
+            self.allowedIps = try reader.optional([Swift.String].self, "allowed_ips")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.name, "name")
+            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.updated`.
+    public struct IPAllowlistUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the IP allowlist configuration.
+        public var id: Swift.String?
+        /// The updated set of IP addresses or CIDR ranges in the configuration.
+        public var allowedIps: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `IPAllowlistUpdated`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the IP allowlist configuration.
+        ///   - allowedIps: The updated set of IP addresses or CIDR ranges in the configuration.
+        public init(
+            id: Swift.String? = nil,
+            allowedIps: [Swift.String]? = nil
+        ) {
+            self.id = id
+            self.allowedIps = allowedIps
+        }
+
+        /// Decodes `IPAllowlistUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.allowedIps = try reader.optional([Swift.String].self, "allowed_ips")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.accepted`.
+    public struct InviteAccepted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the invite.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `InviteAccepted`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the invite.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `InviteAccepted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.deleted`.
+    public struct InviteDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the invite.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `InviteDeleted`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the invite.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `InviteDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent`.
+    public struct InviteSent: Codable, Equatable, Sendable, SpecDeviationReporting {
+        /// The ID of the invite.
+        public var id: Swift.String?
+        /// The payload used to create the invite.
+        public var data: AuditLog.InviteSent.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `InviteSent`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the invite.
+        ///   - data: The payload used to create the invite.
+        public init(
+            id: Swift.String? = nil,
+            data: AuditLog.InviteSent.DataValue? = nil
+        ) {
+            self.id = id
+            self.data = data
+        }
+
+        /// Decodes `InviteSent` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.data = try reader.optional(AuditLog.InviteSent.DataValue.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// The payload used to create the invite.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent/properties/data`.
+        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+            /// The email invited to the organization.
+            public var email: Swift.String?
+            /// The role the email was invited to be. Is either `owner` or `member`.
+            public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
+
+            /// Creates a new `DataValue`.
+            ///
+            /// - Parameters:
+            ///   - email: The email invited to the organization.
+            ///   - role: The role the email was invited to be.
+            public init(
+                email: Swift.String? = nil,
+                role: Swift.String? = nil
+            ) {
+                self.email = email
+                self.role = role
+            }
+
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.email = try reader.optional(Swift.String.self, "email")
+                self.role = try reader.optional(Swift.String.self, "role")
+                self.undeclaredMembers = reader.undeclaredMembers()
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var writer = ObjectWriter(encoder, self.specDeviations)
+                try writer.encodeIfPresent(self.email, "email")
+                try writer.encodeIfPresent(self.role, "role")
+                try writer.encode(undeclared: self.undeclaredMembers)
+            }
+        }
     }
 }

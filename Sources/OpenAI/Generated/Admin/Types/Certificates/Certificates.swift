@@ -25,6 +25,9 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var active: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Certificate`.
     ///
@@ -52,7 +55,7 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -64,20 +67,22 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.certificateDetails = try reader.required(Certificate.CertificateDetails.self, "certificate_details")
         self.active = try reader.optional(Swift.Bool.self, "active")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.certificateDetails, "certificate_details")
         try writer.encodeIfPresent(self.active, "active")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The object type.
@@ -116,6 +121,9 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
         public var content: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -134,7 +142,7 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
         }
 
         /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -143,17 +151,19 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
             self.validAt = try reader.optional(Swift.Int.self, "valid_at")
             self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
             self.content = try reader.optional(Swift.String.self, "content")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.validAt, "valid_at")
             try writer.encodeIfPresent(self.expiresAt, "expires_at")
             try writer.encodeIfPresent(self.content, "content")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -164,6 +174,9 @@ public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDevia
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeleteCertificateResponse`.
     ///
@@ -174,7 +187,7 @@ public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `DeleteCertificateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -182,16 +195,18 @@ public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "certificate.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("certificate.deleted", "object")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -203,6 +218,9 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListCertificatesResponse`.
     public init(
@@ -218,7 +236,7 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ListCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -229,19 +247,21 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -261,6 +281,9 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ListProjectCertificatesResponse`.
     public init(
@@ -276,7 +299,7 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `ListProjectCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -287,19 +310,21 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -317,6 +342,9 @@ public struct ModifyCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModifyCertificateRequest`.
     ///
@@ -327,22 +355,24 @@ public struct ModifyCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ModifyCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.name = try reader.optional(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -361,6 +391,9 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
     public var active: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationCertificate`.
     ///
@@ -385,7 +418,7 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `OrganizationCertificate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -397,20 +430,22 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.certificateDetails = try reader.required(OrganizationCertificate.CertificateDetails.self, "certificate_details")
         self.active = try reader.required(Swift.Bool.self, "active")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.certificate", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.certificateDetails, "certificate_details")
         try writer.encode(self.active, "active")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/OrganizationCertificate/properties/certificate_details`.
@@ -421,6 +456,9 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
         public var expiresAt: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -436,7 +474,7 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
         }
 
         /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -444,16 +482,18 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
             var reader = try ObjectReader(decoder)
             self.validAt = try reader.optional(Swift.Int.self, "valid_at")
             self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.validAt, "valid_at")
             try writer.encodeIfPresent(self.expiresAt, "expires_at")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -463,6 +503,9 @@ public struct OrganizationCertificateActivationResponse: Codable, Equatable, Sen
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationCertificateActivationResponse`.
     public init(data: [OrganizationCertificate]) {
@@ -470,7 +513,7 @@ public struct OrganizationCertificateActivationResponse: Codable, Equatable, Sen
     }
 
     /// Decodes `OrganizationCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -478,16 +521,18 @@ public struct OrganizationCertificateActivationResponse: Codable, Equatable, Sen
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "organization.certificate.activation", required: true)
         self.data = try reader.required([OrganizationCertificate].self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.certificate.activation", "object")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -496,6 +541,9 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Equatable, S
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationCertificateDeactivationResponse`.
     public init(data: [OrganizationCertificate]) {
@@ -503,7 +551,7 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Equatable, S
     }
 
     /// Decodes `OrganizationCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -511,16 +559,18 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Equatable, S
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "organization.certificate.deactivation", required: true)
         self.data = try reader.required([OrganizationCertificate].self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.certificate.deactivation", "object")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -539,6 +589,9 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
     public var active: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationProjectCertificate`.
     ///
@@ -563,7 +616,7 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `OrganizationProjectCertificate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -575,20 +628,22 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.certificateDetails = try reader.required(OrganizationProjectCertificate.CertificateDetails.self, "certificate_details")
         self.active = try reader.required(Swift.Bool.self, "active")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.certificate", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.certificateDetails, "certificate_details")
         try writer.encode(self.active, "active")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate/properties/certificate_details`.
@@ -599,6 +654,9 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
         public var expiresAt: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -614,7 +672,7 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
         }
 
         /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -622,16 +680,18 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
             var reader = try ObjectReader(decoder)
             self.validAt = try reader.optional(Swift.Int.self, "valid_at")
             self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.validAt, "valid_at")
             try writer.encodeIfPresent(self.expiresAt, "expires_at")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -641,6 +701,9 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Equatab
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationProjectCertificateActivationResponse`.
     public init(data: [OrganizationProjectCertificate]) {
@@ -648,7 +711,7 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Equatab
     }
 
     /// Decodes `OrganizationProjectCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -656,16 +719,18 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Equatab
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "organization.project.certificate.activation", required: true)
         self.data = try reader.required([OrganizationProjectCertificate].self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.certificate.activation", "object")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -674,6 +739,9 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equat
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationProjectCertificateDeactivationResponse`.
     public init(data: [OrganizationProjectCertificate]) {
@@ -681,7 +749,7 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equat
     }
 
     /// Decodes `OrganizationProjectCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -689,16 +757,18 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equat
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "organization.project.certificate.deactivation", required: true)
         self.data = try reader.required([OrganizationProjectCertificate].self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.certificate.deactivation", "object")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -708,6 +778,9 @@ public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDevia
     public var certificateIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToggleCertificatesRequest`.
     ///
@@ -718,22 +791,24 @@ public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ToggleCertificatesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.certificateIDs = try reader.required([Swift.String].self, "certificate_ids")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.certificateIDs, "certificate_ids")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -745,6 +820,9 @@ public struct UploadCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
     public var certificate: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UploadCertificateRequest`.
     ///
@@ -760,7 +838,7 @@ public struct UploadCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `UploadCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -768,15 +846,17 @@ public struct UploadCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         self.name = try reader.optional(Swift.String.self, "name")
         self.certificate = try reader.required(Swift.String.self, "certificate")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encode(self.certificate, "certificate")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

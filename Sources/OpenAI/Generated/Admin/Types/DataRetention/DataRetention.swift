@@ -12,6 +12,9 @@ public struct OrganizationDataRetention: Codable, Equatable, Sendable, SpecDevia
     public var type: OrganizationDataRetention.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationDataRetention`.
     ///
@@ -22,7 +25,7 @@ public struct OrganizationDataRetention: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `OrganizationDataRetention` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -30,16 +33,18 @@ public struct OrganizationDataRetention: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "organization.data_retention", required: true)
         self.type = try reader.required(OrganizationDataRetention.TypeValue.self, "type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.data_retention", "object")
         try writer.encode(self.type, "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The configured organization data retention type.
@@ -76,6 +81,9 @@ public struct ProjectDataRetention: Codable, Equatable, Sendable, SpecDeviationR
     public var type: ProjectDataRetention.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectDataRetention`.
     ///
@@ -86,7 +94,7 @@ public struct ProjectDataRetention: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ProjectDataRetention` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -94,16 +102,18 @@ public struct ProjectDataRetention: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "project.data_retention", required: true)
         self.type = try reader.required(ProjectDataRetention.TypeValue.self, "type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.data_retention", "object")
         try writer.encode(self.type, "type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The configured project data retention type.
@@ -146,6 +156,9 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Equatable, Sendable,
     public var retentionType: UpdateOrganizationDataRetentionBody.RetentionType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateOrganizationDataRetentionBody`.
     ///
@@ -156,22 +169,24 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Equatable, Sendable,
     }
 
     /// Decodes `UpdateOrganizationDataRetentionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.retentionType = try reader.required(UpdateOrganizationDataRetentionBody.RetentionType.self, "retention_type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.retentionType, "retention_type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The desired organization data retention type.
@@ -208,6 +223,9 @@ public struct UpdateProjectDataRetentionBody: Codable, Equatable, Sendable, Spec
     public var retentionType: UpdateProjectDataRetentionBody.RetentionType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateProjectDataRetentionBody`.
     ///
@@ -218,22 +236,24 @@ public struct UpdateProjectDataRetentionBody: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `UpdateProjectDataRetentionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.retentionType = try reader.required(UpdateProjectDataRetentionBody.RetentionType.self, "retention_type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.retentionType, "retention_type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The desired project data retention type.

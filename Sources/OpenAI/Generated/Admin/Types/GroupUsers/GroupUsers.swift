@@ -12,6 +12,9 @@ public struct CreateGroupUserBody: Codable, Equatable, Sendable, SpecDeviationRe
     public var userID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateGroupUserBody`.
     ///
@@ -22,22 +25,24 @@ public struct CreateGroupUserBody: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `CreateGroupUserBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.userID = try reader.required(Swift.String.self, "user_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.userID, "user_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -59,6 +64,9 @@ public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReport
     public var userType: GroupMemberUser.UserType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GroupMemberUser`.
     ///
@@ -86,7 +94,7 @@ public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `GroupMemberUser` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -98,20 +106,22 @@ public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReport
         self.picture = try reader.optional(Swift.String.self, "picture")
         self.isServiceAccount = try reader.optional(Swift.Bool.self, "is_service_account")
         self.userType = try reader.required(GroupMemberUser.UserType.self, "user_type")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.email, "email")
         try writer.encode(self.picture, "picture")
         try writer.encode(self.isServiceAccount, "is_service_account")
         try writer.encode(self.userType, "user_type")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of user.
@@ -146,6 +156,9 @@ public struct GroupUser: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var email: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GroupUser`.
     ///
@@ -164,7 +177,7 @@ public struct GroupUser: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `GroupUser` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -173,17 +186,19 @@ public struct GroupUser: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.id = try reader.required(Swift.String.self, "id")
         self.name = try reader.required(Swift.String.self, "name")
         self.email = try reader.optional(Swift.String.self, "email")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.email, "email")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -197,6 +212,9 @@ public struct GroupUserAssignment: Codable, Equatable, Sendable, SpecDeviationRe
     public var groupID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GroupUserAssignment`.
     ///
@@ -212,7 +230,7 @@ public struct GroupUserAssignment: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `GroupUserAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -221,17 +239,19 @@ public struct GroupUserAssignment: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("object", is: "group.user", required: true)
         self.userID = try reader.required(Swift.String.self, "user_id")
         self.groupID = try reader.required(Swift.String.self, "group_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("group.user", "object")
         try writer.encode(self.userID, "user_id")
         try writer.encode(self.groupID, "group_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -243,6 +263,9 @@ public struct GroupUserDeletedResource: Codable, Equatable, Sendable, SpecDeviat
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GroupUserDeletedResource`.
     ///
@@ -253,7 +276,7 @@ public struct GroupUserDeletedResource: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `GroupUserDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -261,16 +284,18 @@ public struct GroupUserDeletedResource: Codable, Equatable, Sendable, SpecDeviat
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "group.user.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("group.user.deleted", "object")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -286,6 +311,9 @@ public struct UserListResource: Codable, Equatable, Sendable, SpecDeviationRepor
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserListResource`.
     ///
@@ -304,7 +332,7 @@ public struct UserListResource: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `UserListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -314,18 +342,20 @@ public struct UserListResource: Codable, Equatable, Sendable, SpecDeviationRepor
         self.data = try reader.required([GroupUser].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.next = try reader.optional(Swift.String.self, "next")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.next, "next")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

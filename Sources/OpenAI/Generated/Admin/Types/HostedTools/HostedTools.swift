@@ -12,6 +12,9 @@ public struct HostedToolPermission: Codable, Equatable, Sendable, SpecDeviationR
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HostedToolPermission`.
     ///
@@ -22,22 +25,24 @@ public struct HostedToolPermission: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `HostedToolPermission` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.required(Swift.Bool.self, "enabled")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.enabled, "enabled")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -47,6 +52,9 @@ public struct HostedToolPermissionUpdate: Codable, Equatable, Sendable, SpecDevi
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HostedToolPermissionUpdate`.
     ///
@@ -57,22 +65,24 @@ public struct HostedToolPermissionUpdate: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `HostedToolPermissionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.enabled = try reader.required(Swift.Bool.self, "enabled")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.enabled, "enabled")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -92,6 +102,9 @@ public struct ProjectHostedToolPermissions: Codable, Equatable, Sendable, SpecDe
     public var codeInterpreter: HostedToolPermission
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectHostedToolPermissions`.
     ///
@@ -116,7 +129,7 @@ public struct ProjectHostedToolPermissions: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `ProjectHostedToolPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -127,19 +140,21 @@ public struct ProjectHostedToolPermissions: Codable, Equatable, Sendable, SpecDe
         self.imageGeneration = try reader.required(HostedToolPermission.self, "image_generation")
         self.mcp = try reader.required(HostedToolPermission.self, "mcp")
         self.codeInterpreter = try reader.required(HostedToolPermission.self, "code_interpreter")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.fileSearch, "file_search")
         try writer.encode(self.webSearch, "web_search")
         try writer.encode(self.imageGeneration, "image_generation")
         try writer.encode(self.mcp, "mcp")
         try writer.encode(self.codeInterpreter, "code_interpreter")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -157,6 +172,9 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Equatable, Sen
     public var codeInterpreter: HostedToolPermissionUpdate?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectHostedToolPermissionsUpdateRequest`.
     ///
@@ -181,7 +199,7 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Equatable, Sen
     }
 
     /// Decodes `ProjectHostedToolPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -192,18 +210,20 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Equatable, Sen
         self.imageGeneration = try reader.optional(HostedToolPermissionUpdate.self, "image_generation")
         self.mcp = try reader.optional(HostedToolPermissionUpdate.self, "mcp")
         self.codeInterpreter = try reader.optional(HostedToolPermissionUpdate.self, "code_interpreter")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.fileSearch, "file_search")
         try writer.encodeIfPresent(self.webSearch, "web_search")
         try writer.encodeIfPresent(self.imageGeneration, "image_generation")
         try writer.encodeIfPresent(self.mcp, "mcp")
         try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

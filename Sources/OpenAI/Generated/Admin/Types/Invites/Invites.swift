@@ -26,6 +26,9 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var projects: [Invite.Project]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Invite`.
     ///
@@ -59,7 +62,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Invite` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -74,14 +77,15 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
         self.acceptedAt = try reader.optional(Swift.Int.self, "accepted_at")
         self.projects = try reader.required([Invite.Project].self, "projects")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.invite", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.email, "email")
@@ -91,6 +95,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.expiresAt, "expires_at")
         try writer.encodeIfPresent(self.acceptedAt, "accepted_at")
         try writer.encode(self.projects, "projects")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// `owner` or `reader`
@@ -142,6 +147,9 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var role: Invite.Project.Role
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Project`.
         ///
@@ -157,7 +165,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -165,16 +173,18 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
             var reader = try ObjectReader(decoder)
             self.id = try reader.required(Swift.String.self, "id")
             self.role = try reader.required(Invite.Project.Role.self, "role")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.id, "id")
             try writer.encode(self.role, "role")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Project membership role
@@ -204,6 +214,9 @@ public struct InviteDeleteResponse: Codable, Equatable, Sendable, SpecDeviationR
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InviteDeleteResponse`.
     public init(
@@ -215,7 +228,7 @@ public struct InviteDeleteResponse: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `InviteDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -224,17 +237,19 @@ public struct InviteDeleteResponse: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("object", is: "organization.invite.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.invite.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -249,6 +264,9 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InviteListResponse`.
     ///
@@ -270,7 +288,7 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `InviteListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -281,19 +299,21 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -315,6 +335,9 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     public var projects: [InviteRequest.Project]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InviteRequest`.
     ///
@@ -333,7 +356,7 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `InviteRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -342,17 +365,19 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
         self.email = try reader.required(Swift.String.self, "email")
         self.role = try reader.required(InviteRequest.Role.self, "role")
         self.projects = try reader.optional([InviteRequest.Project].self, "projects")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.email, "email")
         try writer.encode(self.role, "role")
         try writer.encodeIfPresent(self.projects, "projects")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// `owner` or `reader`
@@ -382,6 +407,9 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
         public var role: InviteRequest.Project.Role
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Project`.
         ///
@@ -397,7 +425,7 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -405,16 +433,18 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
             var reader = try ObjectReader(decoder)
             self.id = try reader.required(Swift.String.self, "id")
             self.role = try reader.required(InviteRequest.Project.Role.self, "role")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.id, "id")
             try writer.encode(self.role, "role")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// Project membership role

@@ -12,6 +12,9 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
     public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `APIKeyList`.
     public init(
@@ -27,7 +30,7 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
     }
 
     /// Decodes `APIKeyList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -38,19 +41,21 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -81,6 +86,9 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var owner: AdminAPIKey.Owner
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AdminAPIKey`.
     ///
@@ -111,7 +119,7 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `AdminAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -125,14 +133,15 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
         self.lastUsedAt = try reader.optional(Swift.Int.self, "last_used_at")
         self.owner = try reader.required(AdminAPIKey.Owner.self, "owner")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.admin_api_key", "object")
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.name, "name")
@@ -141,6 +150,7 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.expiresAt, "expires_at")
         try writer.encodeIfPresent(self.lastUsedAt, "last_used_at")
         try writer.encode(self.owner, "owner")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
@@ -159,6 +169,9 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
         public var role: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Owner`.
         ///
@@ -186,7 +199,7 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
         }
 
         /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -198,20 +211,22 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
             self.name = try reader.optional(Swift.String.self, "name")
             self.createdAt = try reader.optional(Swift.Int.self, "created_at")
             self.role = try reader.optional(Swift.String.self, "role")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.object, "object")
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.createdAt, "created_at")
             try writer.encodeIfPresent(self.role, "role")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -235,6 +250,9 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
     public var value: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AdminAPIKeyCreateResponse`.
     ///
@@ -268,7 +286,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `AdminAPIKeyCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -283,14 +301,15 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
         self.lastUsedAt = try reader.optional(Swift.Int.self, "last_used_at")
         self.owner = try reader.required(AdminAPIKeyCreateResponse.Owner.self, "owner")
         self.value = try reader.required(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.admin_api_key", "object")
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.name, "name")
@@ -300,6 +319,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.lastUsedAt, "last_used_at")
         try writer.encode(self.owner, "owner")
         try writer.encode(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
@@ -318,6 +338,9 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
         public var role: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Owner`.
         ///
@@ -345,7 +368,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
         }
 
         /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -357,20 +380,22 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
             self.name = try reader.optional(Swift.String.self, "name")
             self.createdAt = try reader.optional(Swift.Int.self, "created_at")
             self.role = try reader.optional(Swift.String.self, "role")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.object, "object")
             try writer.encodeIfPresent(self.id, "id")
             try writer.encodeIfPresent(self.name, "name")
             try writer.encodeIfPresent(self.createdAt, "created_at")
             try writer.encodeIfPresent(self.role, "role")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -385,6 +410,9 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Equatable, Sendabl
     public var scopes: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateProjectServiceAccountAPIKeyBody`.
     ///
@@ -400,7 +428,7 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Equatable, Sendabl
     }
 
     /// Decodes `CreateProjectServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -408,16 +436,18 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Equatable, Sendabl
         var reader = try ObjectReader(decoder)
         self.name = try reader.optional(Swift.String.self, "name")
         self.scopes = try reader.optional([Swift.String].self, "scopes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.scopes, "scopes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -429,6 +459,9 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Equatable, Sendabl
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationSpendLimitDeletedResource`.
     ///
@@ -439,7 +472,7 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Equatable, Sendabl
     }
 
     /// Decodes `OrganizationSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -447,16 +480,18 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Equatable, Sendabl
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "organization.spend_limit.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.spend_limit.deleted", "object")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -474,6 +509,9 @@ public struct OrganizationSpendLimitResource: Codable, Equatable, Sendable, Spec
     public var enforcement: SpendLimitEnforcement
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationSpendLimitResource`.
     ///
@@ -495,7 +533,7 @@ public struct OrganizationSpendLimitResource: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `OrganizationSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -506,19 +544,21 @@ public struct OrganizationSpendLimitResource: Codable, Equatable, Sendable, Spec
         self.currency = try reader.required(SpendLimitCurrency.self, "currency")
         self.interval = try reader.required(SpendLimitInterval.self, "interval")
         self.enforcement = try reader.required(SpendLimitEnforcement.self, "enforcement")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.spend_limit", "object")
         try writer.encode(self.thresholdAmount, "threshold_amount")
         try writer.encode(self.currency, "currency")
         try writer.encode(self.interval, "interval")
         try writer.encode(self.enforcement, "enforcement")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -530,6 +570,9 @@ public struct ProjectSpendLimitDeletedResource: Codable, Equatable, Sendable, Sp
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectSpendLimitDeletedResource`.
     ///
@@ -540,7 +583,7 @@ public struct ProjectSpendLimitDeletedResource: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ProjectSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -548,16 +591,18 @@ public struct ProjectSpendLimitDeletedResource: Codable, Equatable, Sendable, Sp
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "project.spend_limit.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.spend_limit.deleted", "object")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -575,6 +620,9 @@ public struct ProjectSpendLimitResource: Codable, Equatable, Sendable, SpecDevia
     public var enforcement: SpendLimitEnforcement
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectSpendLimitResource`.
     ///
@@ -596,7 +644,7 @@ public struct ProjectSpendLimitResource: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ProjectSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -607,19 +655,21 @@ public struct ProjectSpendLimitResource: Codable, Equatable, Sendable, SpecDevia
         self.currency = try reader.required(SpendLimitCurrency.self, "currency")
         self.interval = try reader.required(SpendLimitInterval.self, "interval")
         self.enforcement = try reader.required(SpendLimitEnforcement.self, "enforcement")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.spend_limit", "object")
         try writer.encode(self.thresholdAmount, "threshold_amount")
         try writer.encode(self.currency, "currency")
         try writer.encode(self.interval, "interval")
         try writer.encode(self.enforcement, "enforcement")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -635,6 +685,9 @@ public struct ServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviat
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ServiceAccountAPIKeyBody`.
     ///
@@ -656,7 +709,7 @@ public struct ServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -667,19 +720,21 @@ public struct ServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviat
         self.name = try reader.required(Swift.String.self, "name")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.service_account.api_key", "object")
         try writer.encode(self.value, "value")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -705,6 +760,9 @@ public struct SpendLimitEnforcement: Codable, Equatable, Sendable, SpecDeviation
     public var status: SpendLimitEnforcementStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SpendLimitEnforcement`.
     ///
@@ -715,22 +773,24 @@ public struct SpendLimitEnforcement: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `SpendLimitEnforcement` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.status = try reader.required(SpendLimitEnforcementStatus.self, "status")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.status, "status")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -775,6 +835,9 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, Sp
     public var thresholdAmount: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateOrganizationSpendLimitBody`.
     ///
@@ -785,7 +848,7 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `UpdateOrganizationSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -794,17 +857,19 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, Sp
         try reader.constant("currency", is: "USD", required: true)
         try reader.constant("interval", is: "month", required: true)
         self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("USD", "currency")
         try writer.encode("month", "interval")
         try writer.encode(self.thresholdAmount, "threshold_amount")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -818,6 +883,9 @@ public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDev
     public var thresholdAmount: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateProjectSpendLimitBody`.
     ///
@@ -828,7 +896,7 @@ public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `UpdateProjectSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -837,16 +905,18 @@ public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDev
         try reader.constant("currency", is: "USD", required: true)
         try reader.constant("interval", is: "month", required: true)
         self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("USD", "currency")
         try writer.encode("month", "interval")
         try writer.encode(self.thresholdAmount, "threshold_amount")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

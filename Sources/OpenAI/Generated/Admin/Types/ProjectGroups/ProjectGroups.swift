@@ -14,6 +14,9 @@ public struct InviteProjectGroupBody: Codable, Equatable, Sendable, SpecDeviatio
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InviteProjectGroupBody`.
     ///
@@ -29,7 +32,7 @@ public struct InviteProjectGroupBody: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `InviteProjectGroupBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -37,16 +40,18 @@ public struct InviteProjectGroupBody: Codable, Equatable, Sendable, SpecDeviatio
         var reader = try ObjectReader(decoder)
         self.groupID = try reader.required(Swift.String.self, "group_id")
         self.role = try reader.required(Swift.String.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.groupID, "group_id")
         try writer.encode(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -66,6 +71,9 @@ public struct ProjectGroup: Codable, Equatable, Sendable, SpecDeviationReporting
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectGroup`.
     ///
@@ -90,7 +98,7 @@ public struct ProjectGroup: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `ProjectGroup` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -102,20 +110,22 @@ public struct ProjectGroup: Codable, Equatable, Sendable, SpecDeviationReporting
         self.groupName = try reader.required(Swift.String.self, "group_name")
         self.groupType = try reader.required(ProjectGroup.GroupType.self, "group_type")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.group", "object")
         try writer.encode(self.projectID, "project_id")
         try writer.encode(self.groupID, "group_id")
         try writer.encode(self.groupName, "group_name")
         try writer.encode(self.groupType, "group_type")
         try writer.encode(self.createdAt, "created_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The type of the group.
@@ -146,6 +156,9 @@ public struct ProjectGroupDeletedResource: Codable, Equatable, Sendable, SpecDev
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectGroupDeletedResource`.
     ///
@@ -156,7 +169,7 @@ public struct ProjectGroupDeletedResource: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ProjectGroupDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -164,16 +177,18 @@ public struct ProjectGroupDeletedResource: Codable, Equatable, Sendable, SpecDev
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "project.group.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.group.deleted", "object")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -189,6 +204,9 @@ public struct ProjectGroupListResource: Codable, Equatable, Sendable, SpecDeviat
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectGroupListResource`.
     ///
@@ -207,7 +225,7 @@ public struct ProjectGroupListResource: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ProjectGroupListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -217,18 +235,20 @@ public struct ProjectGroupListResource: Codable, Equatable, Sendable, SpecDeviat
         self.data = try reader.required([ProjectGroup].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.next = try reader.optional(Swift.String.self, "next")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.next, "next")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

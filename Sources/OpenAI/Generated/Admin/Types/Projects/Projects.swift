@@ -24,6 +24,9 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var residency: PublicProjectResidency?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Project`.
     ///
@@ -54,7 +57,7 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -68,14 +71,15 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.status = try reader.optional(Swift.String.self, "status")
         self.externalKeyID = try reader.optional(Swift.String.self, "external_key_id")
         self.residency = try reader.optional(PublicProjectResidency.self, "residency")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project", "object")
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.name, "name")
@@ -84,6 +88,7 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.status, "status")
         try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
         try writer.encodeIfPresent(self.residency, "residency")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -106,6 +111,9 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
     public var owner: ProjectAPIKey.Owner
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectAPIKey`.
     ///
@@ -136,7 +144,7 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `ProjectAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -150,14 +158,15 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
         self.id = try reader.required(Swift.String.self, "id")
         self.ownerProjectAccess = try reader.required(ProjectAPIKey.OwnerProjectAccess.self, "owner_project_access")
         self.owner = try reader.required(ProjectAPIKey.Owner.self, "owner")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.api_key", "object")
         try writer.encode(self.redactedValue, "redacted_value")
         try writer.encode(self.name, "name")
@@ -166,6 +175,7 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.id, "id")
         try writer.encode(self.ownerProjectAccess, "owner_project_access")
         try writer.encode(self.owner, "owner")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Whether the API key's owner currently has effective access to the project.
@@ -197,6 +207,9 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
         public var serviceAccount: ProjectAPIKeyOwnerServiceAccount?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Owner`.
         ///
@@ -215,7 +228,7 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
         }
 
         /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -224,17 +237,19 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
             self.type = try reader.optional(ProjectAPIKey.Owner.TypeValue.self, "type")
             self.user = try reader.optional(ProjectAPIKeyOwnerUser.self, "user")
             self.serviceAccount = try reader.optional(ProjectAPIKeyOwnerServiceAccount.self, "service_account")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.type, "type")
             try writer.encodeIfPresent(self.user, "user")
             try writer.encodeIfPresent(self.serviceAccount, "service_account")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// `user` or `service_account`
@@ -264,6 +279,9 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDev
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectAPIKeyDeleteResponse`.
     public init(
@@ -275,7 +293,7 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ProjectAPIKeyDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -284,17 +302,19 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDev
         try reader.constant("object", is: "organization.project.api_key.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.api_key.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -306,6 +326,9 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectAPIKeyListResponse`.
     public init(
@@ -321,7 +344,7 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ProjectAPIKeyListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -332,19 +355,21 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -370,6 +395,9 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Equatable, Sendable, Sp
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectAPIKeyOwnerServiceAccount`.
     ///
@@ -391,7 +419,7 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ProjectAPIKeyOwnerServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -401,18 +429,20 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Equatable, Sendable, Sp
         self.name = try reader.required(Swift.String.self, "name")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.role = try reader.required(Swift.String.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -432,6 +462,9 @@ public struct ProjectAPIKeyOwnerUser: Codable, Equatable, Sendable, SpecDeviatio
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectAPIKeyOwnerUser`.
     ///
@@ -456,7 +489,7 @@ public struct ProjectAPIKeyOwnerUser: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `ProjectAPIKeyOwnerUser` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -467,19 +500,21 @@ public struct ProjectAPIKeyOwnerUser: Codable, Equatable, Sendable, SpecDeviatio
         self.name = try reader.required(Swift.String.self, "name")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.role = try reader.required(Swift.String.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.email, "email")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -493,6 +528,9 @@ public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationR
     public var externalKeyID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectCreateRequest`.
     ///
@@ -511,7 +549,7 @@ public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ProjectCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -520,17 +558,19 @@ public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationR
         self.name = try reader.required(Swift.String.self, "name")
         self.residency = try reader.optional(PublicProjectResidency.self, "residency")
         self.externalKeyID = try reader.optional(Swift.String.self, "external_key_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.residency, "residency")
         try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -542,6 +582,9 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectListResponse`.
     public init(
@@ -557,7 +600,7 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ProjectListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -568,19 +611,21 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -602,6 +647,9 @@ public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviati
     public var modelIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectModelPermissions`.
     ///
@@ -617,7 +665,7 @@ public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ProjectModelPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -626,17 +674,19 @@ public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("object", is: "project.model_permissions", required: true)
         self.mode = try reader.required(ProjectModelPermissions.Mode.self, "mode")
         self.modelIDs = try reader.required([Swift.String].self, "model_ids")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.model_permissions", "object")
         try writer.encode(self.mode, "mode")
         try writer.encode(self.modelIDs, "model_ids")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Whether the project uses an allowlist or a denylist.
@@ -667,6 +717,9 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Equatable, Sendabl
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectModelPermissionsDeleteResponse`.
     ///
@@ -677,7 +730,7 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Equatable, Sendabl
     }
 
     /// Decodes `ProjectModelPermissionsDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -685,16 +738,18 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Equatable, Sendabl
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "project.model_permissions.deleted", required: true)
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.model_permissions.deleted", "object")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -706,6 +761,9 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable
     public var modelIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectModelPermissionsUpdateRequest`.
     ///
@@ -721,7 +779,7 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable
     }
 
     /// Decodes `ProjectModelPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -729,16 +787,18 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable
         var reader = try ObjectReader(decoder)
         self.mode = try reader.required(ProjectModelPermissionsUpdateRequest.Mode.self, "mode")
         self.modelIDs = try reader.required([Swift.String].self, "model_ids")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.mode, "mode")
         try writer.encode(self.modelIDs, "model_ids")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The model permissions mode to apply.
@@ -783,6 +843,9 @@ public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationRepor
     public var batch1DayMaxInputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectRateLimit`.
     ///
@@ -816,7 +879,7 @@ public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ProjectRateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -831,14 +894,15 @@ public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationRepor
         self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, "max_audio_megabytes_per_1_minute")
         self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, "max_requests_per_1_day")
         self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, "batch_1_day_max_input_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.rate_limit", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.model, "model")
@@ -848,6 +912,7 @@ public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.maxAudioMegabytesPer1Minute, "max_audio_megabytes_per_1_minute")
         try writer.encodeIfPresent(self.maxRequestsPer1Day, "max_requests_per_1_day")
         try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -859,6 +924,9 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectRateLimitListResponse`.
     public init(
@@ -874,7 +942,7 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
     }
 
     /// Decodes `ProjectRateLimitListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -885,19 +953,21 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -925,6 +995,9 @@ public struct ProjectRateLimitUpdateRequest: Codable, Equatable, Sendable, SpecD
     public var batch1DayMaxInputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectRateLimitUpdateRequest`.
     ///
@@ -952,7 +1025,7 @@ public struct ProjectRateLimitUpdateRequest: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ProjectRateLimitUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -964,20 +1037,22 @@ public struct ProjectRateLimitUpdateRequest: Codable, Equatable, Sendable, SpecD
         self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, "max_audio_megabytes_per_1_minute")
         self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, "max_requests_per_1_day")
         self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, "batch_1_day_max_input_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
         try writer.encodeIfPresent(self.maxTokensPer1Minute, "max_tokens_per_1_minute")
         try writer.encodeIfPresent(self.maxImagesPer1Minute, "max_images_per_1_minute")
         try writer.encodeIfPresent(self.maxAudioMegabytesPer1Minute, "max_audio_megabytes_per_1_minute")
         try writer.encodeIfPresent(self.maxRequestsPer1Day, "max_requests_per_1_day")
         try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -995,6 +1070,9 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectServiceAccount`.
     ///
@@ -1016,7 +1094,7 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `ProjectServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1027,19 +1105,21 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
         self.name = try reader.required(Swift.String.self, "name")
         self.role = try reader.required(ProjectServiceAccount.Role.self, "role")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.service_account", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.role, "role")
         try writer.encode(self.createdAt, "created_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// `owner`, `member`, or `none`
@@ -1074,6 +1154,9 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectServiceAccountAPIKey`.
     ///
@@ -1095,7 +1178,7 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
     }
 
     /// Decodes `ProjectServiceAccountAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1106,19 +1189,21 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
         self.name = try reader.required(Swift.String.self, "name")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.id = try reader.required(Swift.String.self, "id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.service_account.api_key", "object")
         try writer.encode(self.value, "value")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.id, "id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1130,6 +1215,9 @@ public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, 
     public var createServiceAccountOnly: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectServiceAccountCreateRequest`.
     ///
@@ -1145,7 +1233,7 @@ public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `ProjectServiceAccountCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1153,16 +1241,18 @@ public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, 
         var reader = try ObjectReader(decoder)
         self.name = try reader.required(Swift.String.self, "name")
         self.createServiceAccountOnly = try reader.optional(Swift.Bool.self, "create_service_account_only")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.createServiceAccountOnly, "create_service_account_only")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1177,6 +1267,9 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     public var apiKey: ProjectServiceAccountAPIKey?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectServiceAccountCreateResponse`.
     ///
@@ -1201,7 +1294,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ProjectServiceAccountCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1213,20 +1306,22 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
         self.role = try reader.required(ProjectServiceAccountCreateResponse.Role.self, "role")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.apiKey = try reader.optional(ProjectServiceAccountAPIKey.self, "api_key")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.service_account", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.role, "role")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.apiKey, "api_key")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A mirror with `api_key` redacted (a credential), so `print` and `dump` show no secret.
@@ -1240,6 +1335,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
                 ("createdAt", self.createdAt as Any),
                 ("apiKey", Redaction.placeholder),
                 ("specDeviations", self.specDeviations),
+                ("undeclaredMembers", self.undeclaredMembers),
             ], displayStyle: .struct)
     }
 
@@ -1269,6 +1365,9 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable,
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectServiceAccountDeleteResponse`.
     public init(
@@ -1280,7 +1379,7 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable,
     }
 
     /// Decodes `ProjectServiceAccountDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1289,17 +1388,19 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable,
         try reader.constant("object", is: "organization.project.service_account.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.service_account.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1311,6 +1412,9 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectServiceAccountListResponse`.
     public init(
@@ -1326,7 +1430,7 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
     }
 
     /// Decodes `ProjectServiceAccountListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1337,19 +1441,21 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1369,6 +1475,9 @@ public struct ProjectUpdateRequest: Codable, Equatable, Sendable, SpecDeviationR
     public var externalKeyID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectUpdateRequest`.
     ///
@@ -1384,7 +1493,7 @@ public struct ProjectUpdateRequest: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `ProjectUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1392,16 +1501,18 @@ public struct ProjectUpdateRequest: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         self.name = try reader.optional(Swift.String.self, "name")
         self.externalKeyID = try reader.optional(Swift.String.self, "external_key_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1421,6 +1532,9 @@ public struct ProjectUser: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var addedAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectUser`.
     ///
@@ -1445,7 +1559,7 @@ public struct ProjectUser: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `ProjectUser` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1457,20 +1571,22 @@ public struct ProjectUser: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.email = try reader.optional(Swift.String.self, "email")
         self.role = try reader.required(Swift.String.self, "role")
         self.addedAt = try reader.required(Swift.Int.self, "added_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.user", "object")
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.email, "email")
         try writer.encode(self.role, "role")
         try writer.encode(self.addedAt, "added_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1484,6 +1600,9 @@ public struct ProjectUserCreateRequest: Codable, Equatable, Sendable, SpecDeviat
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectUserCreateRequest`.
     ///
@@ -1502,7 +1621,7 @@ public struct ProjectUserCreateRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ProjectUserCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1511,17 +1630,19 @@ public struct ProjectUserCreateRequest: Codable, Equatable, Sendable, SpecDeviat
         self.userID = try reader.optional(Swift.String.self, "user_id")
         self.email = try reader.optional(Swift.String.self, "email")
         self.role = try reader.required(Swift.String.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.userID, "user_id")
         try writer.encodeIfPresent(self.email, "email")
         try writer.encode(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1531,6 +1652,9 @@ public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDevia
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectUserDeleteResponse`.
     public init(
@@ -1542,7 +1666,7 @@ public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `ProjectUserDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1551,17 +1675,19 @@ public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDevia
         try reader.constant("object", is: "organization.project.user.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.project.user.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1574,6 +1700,9 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectUserListResponse`.
     public init(
@@ -1591,7 +1720,7 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ProjectUserListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1602,19 +1731,21 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -1632,6 +1763,9 @@ public struct ProjectUserUpdateRequest: Codable, Equatable, Sendable, SpecDeviat
     public var role: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectUserUpdateRequest`.
     ///
@@ -1642,22 +1776,24 @@ public struct ProjectUserUpdateRequest: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `ProjectUserUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.role = try reader.optional(Swift.String.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1718,6 +1854,9 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
     public var role: UpdateProjectServiceAccountBody.Role?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UpdateProjectServiceAccountBody`.
     ///
@@ -1733,7 +1872,7 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
     }
 
     /// Decodes `UpdateProjectServiceAccountBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1741,16 +1880,18 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
         var reader = try ObjectReader(decoder)
         self.name = try reader.optional(Swift.String.self, "name")
         self.role = try reader.optional(UpdateProjectServiceAccountBody.Role.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The updated service account role.

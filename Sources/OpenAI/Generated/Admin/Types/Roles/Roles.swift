@@ -16,6 +16,9 @@ public struct PublicCreateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
     public var description: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PublicCreateOrganizationRoleBody`.
     ///
@@ -34,7 +37,7 @@ public struct PublicCreateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `PublicCreateOrganizationRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -43,17 +46,19 @@ public struct PublicCreateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
         self.roleName = try reader.required(Swift.String.self, "role_name")
         self.permissions = try reader.required([Swift.String].self, "permissions")
         self.description = try reader.optional(Swift.String.self, "description")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.roleName, "role_name")
         try writer.encode(self.permissions, "permissions")
         try writer.encodeIfPresent(self.description, "description")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -69,6 +74,9 @@ public struct PublicRoleListResource: Codable, Equatable, Sendable, SpecDeviatio
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PublicRoleListResource`.
     ///
@@ -87,7 +95,7 @@ public struct PublicRoleListResource: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `PublicRoleListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -97,18 +105,20 @@ public struct PublicRoleListResource: Codable, Equatable, Sendable, SpecDeviatio
         self.data = try reader.required([Role].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.next = try reader.optional(Swift.String.self, "next")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.next, "next")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -132,6 +142,9 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
     public var roleName: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PublicUpdateOrganizationRoleBody`.
     ///
@@ -150,7 +163,7 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `PublicUpdateOrganizationRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -159,17 +172,19 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
         self.permissions = try reader.optional([Swift.String].self, "permissions")
         self.description = try reader.optional(Swift.String.self, "description")
         self.roleName = try reader.optional(Swift.String.self, "role_name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.permissions, "permissions")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.roleName, "role_name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -191,6 +206,9 @@ public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var predefinedRole: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Role`.
     ///
@@ -218,7 +236,7 @@ public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Role` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -231,14 +249,15 @@ public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.permissions = try reader.required([Swift.String].self, "permissions")
         self.resourceType = try reader.required(Swift.String.self, "resource_type")
         self.predefinedRole = try reader.required(Swift.Bool.self, "predefined_role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("role", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
@@ -246,6 +265,7 @@ public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.permissions, "permissions")
         try writer.encode(self.resourceType, "resource_type")
         try writer.encode(self.predefinedRole, "predefined_role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -259,6 +279,9 @@ public struct RoleDeletedResource: Codable, Equatable, Sendable, SpecDeviationRe
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RoleDeletedResource`.
     ///
@@ -274,7 +297,7 @@ public struct RoleDeletedResource: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `RoleDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -283,16 +306,18 @@ public struct RoleDeletedResource: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("object", is: "role.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("role.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -31,13 +31,16 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
     /// Identifier of the actor who created the role.
     public var createdBy: Swift.String?
     /// User details for the actor that created the role, when available.
-    public var createdByUserObj: [Swift.String: JSONValue]?
+    public var createdByUserObj: JSONObject?
     /// Arbitrary metadata stored on the role.
-    public var metadata: [Swift.String: JSONValue]?
+    public var metadata: JSONObject?
     /// Principals from which the role assignment is inherited, when available.
     public var assignmentSources: [AssignedRoleDetails.AssignmentSource]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AssignedRoleDetails`.
     ///
@@ -64,8 +67,8 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         createdAt: Swift.Int? = nil,
         updatedAt: Swift.Int? = nil,
         createdBy: Swift.String? = nil,
-        createdByUserObj: [Swift.String: JSONValue]? = nil,
-        metadata: [Swift.String: JSONValue]? = nil,
+        createdByUserObj: JSONObject? = nil,
+        metadata: JSONObject? = nil,
         assignmentSources: [AssignedRoleDetails.AssignmentSource]? = nil
     ) {
         self.id = id
@@ -83,7 +86,7 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `AssignedRoleDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -98,17 +101,18 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         self.createdAt = try reader.optional(Swift.Int.self, "created_at")
         self.updatedAt = try reader.optional(Swift.Int.self, "updated_at")
         self.createdBy = try reader.optional(Swift.String.self, "created_by")
-        self.createdByUserObj = try reader.optional([Swift.String: JSONValue].self, "created_by_user_obj")
-        self.metadata = try reader.optional([Swift.String: JSONValue].self, "metadata")
+        self.createdByUserObj = try reader.optional(JSONObject.self, "created_by_user_obj")
+        self.metadata = try reader.optional(JSONObject.self, "metadata")
         self.assignmentSources = try reader.optional([AssignedRoleDetails.AssignmentSource].self, "assignment_sources")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.permissions, "permissions")
@@ -121,6 +125,7 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.createdByUserObj, "created_by_user_obj")
         try writer.encode(self.metadata, "metadata")
         try writer.encode(self.assignmentSources, "assignment_sources")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
@@ -129,6 +134,9 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         public var principalType: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `AssignmentSource`.
         public init(
@@ -140,7 +148,7 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         }
 
         /// Decodes `AssignmentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -148,16 +156,18 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
             var reader = try ObjectReader(decoder)
             self.principalID = try reader.required(Swift.String.self, "principal_id")
             self.principalType = try reader.required(Swift.String.self, "principal_type")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.principalID, "principal_id")
             try writer.encode(self.principalType, "principal_type")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }
@@ -172,6 +182,9 @@ public struct DeletedRoleAssignmentResource: Codable, Equatable, Sendable, SpecD
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DeletedRoleAssignmentResource`.
     ///
@@ -187,7 +200,7 @@ public struct DeletedRoleAssignmentResource: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `DeletedRoleAssignmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -195,16 +208,18 @@ public struct DeletedRoleAssignmentResource: Codable, Equatable, Sendable, SpecD
         var reader = try ObjectReader(decoder)
         self.object = try reader.required(Swift.String.self, "object")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.object, "object")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -222,6 +237,9 @@ public struct Group: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var scimManaged: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Group`.
     ///
@@ -243,7 +261,7 @@ public struct Group: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Group` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -254,19 +272,21 @@ public struct Group: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.name = try reader.required(Swift.String.self, "name")
         self.createdAt = try reader.required(Swift.Int.self, "created_at")
         self.scimManaged = try reader.required(Swift.Bool.self, "scim_managed")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("group", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.scimManaged, "scim_managed")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -280,6 +300,9 @@ public struct GroupRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRe
     public var role: Role
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `GroupRoleAssignment`.
     ///
@@ -295,7 +318,7 @@ public struct GroupRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `GroupRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -304,17 +327,19 @@ public struct GroupRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRe
         try reader.constant("object", is: "group.role", required: true)
         self.group = try reader.required(Group.self, "group")
         self.role = try reader.required(Role.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("group.role", "object")
         try writer.encode(self.group, "group")
         try writer.encode(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -326,6 +351,9 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Equatable, Sendabl
     public var roleID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `PublicAssignOrganizationGroupRoleBody`.
     ///
@@ -336,22 +364,24 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Equatable, Sendabl
     }
 
     /// Decodes `PublicAssignOrganizationGroupRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.roleID = try reader.required(Swift.String.self, "role_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.roleID, "role_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -367,6 +397,9 @@ public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationRepor
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RoleListResource`.
     ///
@@ -385,7 +418,7 @@ public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `RoleListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -395,18 +428,20 @@ public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationRepor
         self.data = try reader.required([AssignedRoleDetails].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.next = try reader.optional(Swift.String.self, "next")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.next, "next")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -428,6 +463,9 @@ public struct UserRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRep
     public var role: Role
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserRoleAssignment`.
     ///
@@ -443,7 +481,7 @@ public struct UserRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `UserRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -452,16 +490,18 @@ public struct UserRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("object", is: "user.role", required: true)
         self.user = try reader.required(User.self, "user")
         self.role = try reader.required(Role.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("user.role", "object")
         try writer.encode(self.user, "user")
         try writer.encode(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

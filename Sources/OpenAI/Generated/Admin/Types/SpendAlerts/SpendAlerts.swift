@@ -16,6 +16,9 @@ public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationR
     public var notificationChannel: SpendAlertNotificationChannel
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateSpendAlertBody`.
     ///
@@ -31,7 +34,7 @@ public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `CreateSpendAlertBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -41,18 +44,20 @@ public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationR
         try reader.constant("interval", is: "month", required: true)
         self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
         self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, "notification_channel")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("USD", "currency")
         try writer.encode("month", "interval")
         try writer.encode(self.thresholdAmount, "threshold_amount")
         try writer.encode(self.notificationChannel, "notification_channel")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -68,6 +73,9 @@ public struct OrganizationSpendAlert: Codable, Equatable, Sendable, SpecDeviatio
     public var notificationChannel: SpendAlertNotificationChannel
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationSpendAlert`.
     ///
@@ -86,7 +94,7 @@ public struct OrganizationSpendAlert: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `OrganizationSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -98,20 +106,22 @@ public struct OrganizationSpendAlert: Codable, Equatable, Sendable, SpecDeviatio
         self.id = try reader.required(Swift.String.self, "id")
         self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
         self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, "notification_channel")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.spend_alert", "object")
         try writer.encode("USD", "currency")
         try writer.encode("month", "interval")
         try writer.encode(self.id, "id")
         try writer.encode(self.thresholdAmount, "threshold_amount")
         try writer.encode(self.notificationChannel, "notification_channel")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -125,6 +135,9 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Equatable, Sendabl
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationSpendAlertDeletedResource`.
     ///
@@ -140,7 +153,7 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Equatable, Sendabl
     }
 
     /// Decodes `OrganizationSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -149,17 +162,19 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Equatable, Sendabl
         try reader.constant("object", is: "organization.spend_alert.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.spend_alert.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -177,6 +192,9 @@ public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, 
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OrganizationSpendAlertListResource`.
     ///
@@ -198,7 +216,7 @@ public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `OrganizationSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -209,19 +227,21 @@ public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, 
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -245,6 +265,9 @@ public struct ProjectSpendAlert: Codable, Equatable, Sendable, SpecDeviationRepo
     public var notificationChannel: SpendAlertNotificationChannel
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectSpendAlert`.
     ///
@@ -263,7 +286,7 @@ public struct ProjectSpendAlert: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `ProjectSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -275,20 +298,22 @@ public struct ProjectSpendAlert: Codable, Equatable, Sendable, SpecDeviationRepo
         self.id = try reader.required(Swift.String.self, "id")
         self.thresholdAmount = try reader.required(Swift.Int.self, "threshold_amount")
         self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, "notification_channel")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.spend_alert", "object")
         try writer.encode("USD", "currency")
         try writer.encode("month", "interval")
         try writer.encode(self.id, "id")
         try writer.encode(self.thresholdAmount, "threshold_amount")
         try writer.encode(self.notificationChannel, "notification_channel")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -302,6 +327,9 @@ public struct ProjectSpendAlertDeletedResource: Codable, Equatable, Sendable, Sp
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectSpendAlertDeletedResource`.
     ///
@@ -317,7 +345,7 @@ public struct ProjectSpendAlertDeletedResource: Codable, Equatable, Sendable, Sp
     }
 
     /// Decodes `ProjectSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -326,17 +354,19 @@ public struct ProjectSpendAlertDeletedResource: Codable, Equatable, Sendable, Sp
         try reader.constant("object", is: "project.spend_alert.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("project.spend_alert.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -354,6 +384,9 @@ public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecD
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ProjectSpendAlertListResource`.
     ///
@@ -375,7 +408,7 @@ public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `ProjectSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -386,19 +419,21 @@ public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecD
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.firstID, "first_id")
         try writer.encode(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -420,6 +455,9 @@ public struct SpendAlertNotificationChannel: Codable, Equatable, Sendable, SpecD
     public var subjectPrefix: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SpendAlertNotificationChannel`.
     ///
@@ -435,7 +473,7 @@ public struct SpendAlertNotificationChannel: Codable, Equatable, Sendable, SpecD
     }
 
     /// Decodes `SpendAlertNotificationChannel` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -444,16 +482,18 @@ public struct SpendAlertNotificationChannel: Codable, Equatable, Sendable, SpecD
         try reader.constant("type", is: "email", required: true)
         self.recipients = try reader.required([Swift.String].self, "recipients")
         self.subjectPrefix = try reader.optional(Swift.String.self, "subject_prefix")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("email", "type")
         try writer.encode(self.recipients, "recipients")
         try writer.encodeIfPresent(self.subjectPrefix, "subject_prefix")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -22,6 +22,9 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var quantityUnit: CostsResult.QuantityUnit?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CostsResult`.
     ///
@@ -49,7 +52,7 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `CostsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -62,14 +65,15 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.quantity = try reader.optional(Swift.Double.self, "quantity")
         self.quantityUnit = try reader.optional(CostsResult.QuantityUnit.self, "quantity_unit")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.costs.result", "object")
         try writer.encodeIfPresent(self.amount, "amount")
         try writer.encodeIfPresent(self.lineItem, "line_item")
@@ -77,6 +81,7 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.quantity, "quantity")
         try writer.encodeIfPresent(self.quantityUnit, "quantity_unit")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The monetary value in its associated currency.
@@ -89,6 +94,9 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
         public var currency: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Amount`.
         ///
@@ -104,7 +112,7 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
         }
 
         /// Decodes `Amount` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -112,16 +120,18 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
             var reader = try ObjectReader(decoder)
             self.value = try reader.optional(Swift.Double.self, "value")
             self.currency = try reader.optional(Swift.String.self, "currency")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.value, "value")
             try writer.encodeIfPresent(self.currency, "currency")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -181,6 +191,9 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageAudioSpeechesResult`.
     ///
@@ -208,7 +221,7 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
     }
 
     /// Decodes `UsageAudioSpeechesResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -221,14 +234,15 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
         self.userID = try reader.optional(Swift.String.self, "user_id")
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.model = try reader.optional(Swift.String.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.audio_speeches.result", "object")
         try writer.encode(self.characters, "characters")
         try writer.encode(self.numModelRequests, "num_model_requests")
@@ -236,6 +250,7 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.userID, "user_id")
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -257,6 +272,9 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageAudioTranscriptionsResult`.
     ///
@@ -284,7 +302,7 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `UsageAudioTranscriptionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -297,14 +315,15 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
         self.userID = try reader.optional(Swift.String.self, "user_id")
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.model = try reader.optional(Swift.String.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.audio_transcriptions.result", "object")
         try writer.encode(self.seconds, "seconds")
         try writer.encode(self.numModelRequests, "num_model_requests")
@@ -312,6 +331,7 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
         try writer.encodeIfPresent(self.userID, "user_id")
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -325,6 +345,9 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, 
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageCodeInterpreterSessionsResult`.
     ///
@@ -340,7 +363,7 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, 
     }
 
     /// Decodes `UsageCodeInterpreterSessionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -349,17 +372,19 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, 
         try reader.constant("object", is: "organization.usage.code_interpreter_sessions.result", required: true)
         self.numSessions = try reader.required(Swift.Int.self, "num_sessions")
         self.projectID = try reader.optional(Swift.String.self, "project_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.code_interpreter_sessions.result", "object")
         try writer.encode(self.numSessions, "num_sessions")
         try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -411,6 +436,9 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     public var serviceTier: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageCompletionsResult`.
     ///
@@ -483,7 +511,7 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `UsageCompletionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -511,14 +539,15 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
         self.model = try reader.optional(Swift.String.self, "model")
         self.batch = try reader.optional(Swift.Bool.self, "batch")
         self.serviceTier = try reader.optional(Swift.String.self, "service_tier")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.completions.result", "object")
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encodeIfPresent(self.inputCachedTokens, "input_cached_tokens")
@@ -541,6 +570,7 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.batch, "batch")
         try writer.encodeIfPresent(self.serviceTier, "service_tier")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -562,6 +592,9 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageEmbeddingsResult`.
     ///
@@ -589,7 +622,7 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `UsageEmbeddingsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -602,14 +635,15 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
         self.userID = try reader.optional(Swift.String.self, "user_id")
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.model = try reader.optional(Swift.String.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.embeddings.result", "object")
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encode(self.numModelRequests, "num_model_requests")
@@ -617,6 +651,7 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.userID, "user_id")
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -636,6 +671,9 @@ public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDevi
     public var vectorStoreID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageFileSearchCallsResult`.
     ///
@@ -660,7 +698,7 @@ public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// Decodes `UsageFileSearchCallsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -672,20 +710,22 @@ public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDevi
         self.userID = try reader.optional(Swift.String.self, "user_id")
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.vectorStoreID = try reader.optional(Swift.String.self, "vector_store_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.file_searches.result", "object")
         try writer.encode(self.numRequests, "num_requests")
         try writer.encodeIfPresent(self.projectID, "project_id")
         try writer.encodeIfPresent(self.userID, "user_id")
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.vectorStoreID, "vector_store_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -711,6 +751,9 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageImagesResult`.
     ///
@@ -744,7 +787,7 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `UsageImagesResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -759,14 +802,15 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
         self.userID = try reader.optional(Swift.String.self, "user_id")
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.model = try reader.optional(Swift.String.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.images.result", "object")
         try writer.encode(self.images, "images")
         try writer.encode(self.numModelRequests, "num_model_requests")
@@ -776,6 +820,7 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.userID, "user_id")
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -797,6 +842,9 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageModerationsResult`.
     ///
@@ -824,7 +872,7 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `UsageModerationsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -837,14 +885,15 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
         self.userID = try reader.optional(Swift.String.self, "user_id")
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.model = try reader.optional(Swift.String.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.moderations.result", "object")
         try writer.encode(self.inputTokens, "input_tokens")
         try writer.encode(self.numModelRequests, "num_model_requests")
@@ -852,6 +901,7 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.userID, "user_id")
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -862,6 +912,9 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageResponse`.
     public init(
@@ -875,7 +928,7 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `UsageResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -885,18 +938,20 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
         self.data = try reader.required([UsageTimeBucket].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.nextPage = try reader.optional(Swift.String.self, "next_page")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("page", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.nextPage, "next_page")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -915,6 +970,9 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
     public var results: [UsageTimeBucket.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageTimeBucket`.
     public init(
@@ -928,7 +986,7 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `UsageTimeBucket` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -938,18 +996,20 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
         self.startTime = try reader.required(Swift.Int.self, "start_time")
         self.endTime = try reader.required(Swift.Int.self, "end_time")
         self.results = try reader.required([UsageTimeBucket.ResultValue].self, "results")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("bucket", "object")
         try writer.encode(self.startTime, "start_time")
         try writer.encode(self.endTime, "end_time")
         try writer.encode(self.results, "results")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Decoded by the `object` member; an unknown value decodes as ``unknown(_:)``.
@@ -1045,6 +1105,9 @@ public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviati
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageVectorStoresResult`.
     ///
@@ -1060,7 +1123,7 @@ public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `UsageVectorStoresResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1069,17 +1132,19 @@ public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviati
         try reader.constant("object", is: "organization.usage.vector_stores.result", required: true)
         self.usageBytes = try reader.required(Swift.Int.self, "usage_bytes")
         self.projectID = try reader.optional(Swift.String.self, "project_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.vector_stores.result", "object")
         try writer.encode(self.usageBytes, "usage_bytes")
         try writer.encodeIfPresent(self.projectID, "project_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1103,6 +1168,9 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
     public var contextLevel: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UsageWebSearchCallsResult`.
     ///
@@ -1133,7 +1201,7 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `UsageWebSearchCallsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1147,14 +1215,15 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
         self.apiKeyID = try reader.optional(Swift.String.self, "api_key_id")
         self.model = try reader.optional(Swift.String.self, "model")
         self.contextLevel = try reader.optional(Swift.String.self, "context_level")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.usage.web_searches.result", "object")
         try writer.encode(self.numModelRequests, "num_model_requests")
         try writer.encode(self.numRequests, "num_requests")
@@ -1163,5 +1232,6 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.apiKeyID, "api_key_id")
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.contextLevel, "context_level")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -4,304 +4,15 @@
 import Foundation
 import OpenAI
 
-/// Represents an individual `user` within an organization.
-///
-/// - Remark: Generated from `#/components/schemas/User`.
-public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The identifier, which can be referenced in API endpoints
-    public var id: Swift.String
-    /// The name of the user
-    public var name: Swift.String?
-    /// The email address of the user
-    public var email: Swift.String?
-    /// `owner` or `reader`
-    public var role: Swift.String?
-    /// The Unix timestamp (in seconds) of when the user was added.
-    public var addedAt: Swift.Int
-    /// Whether this is the organization's default user.
-    public var isDefault: Swift.Bool?
-    /// The Unix timestamp (in seconds) of when the user was created.
-    public var created: Swift.Int?
-    /// Nested user details.
-    public var user: OpenAIAdmin.User.User?
-    /// Whether the user is a service account.
-    public var isServiceAccount: Swift.Bool?
-    /// Whether the user is an authorized purchaser for Scale Tier.
-    public var isScaleTierAuthorizedPurchaser: Swift.Bool?
-    /// Whether the user is managed through SCIM.
-    public var isScimManaged: Swift.Bool?
-    /// The Unix timestamp (in seconds) of the user's last API key usage.
-    public var apiKeyLastUsedAt: Swift.Int?
-    /// The technical level metadata for the user.
-    public var technicalLevel: Swift.String?
-    /// The developer persona metadata for the user.
-    public var developerPersona: Swift.String?
-    /// Projects associated with the user, if included.
-    public var projects: OpenAIAdmin.User.Projects?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `User`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - addedAt: The Unix timestamp (in seconds) of when the user was added.
-    ///   - name: The name of the user
-    ///   - email: The email address of the user
-    ///   - role: `owner` or `reader`
-    ///   - isDefault: Whether this is the organization's default user.
-    ///   - created: The Unix timestamp (in seconds) of when the user was created.
-    ///   - user: Nested user details.
-    ///   - isServiceAccount: Whether the user is a service account.
-    ///   - isScaleTierAuthorizedPurchaser: Whether the user is an authorized purchaser for Scale Tier.
-    ///   - isScimManaged: Whether the user is managed through SCIM.
-    ///   - apiKeyLastUsedAt: The Unix timestamp (in seconds) of the user's last API key usage.
-    ///   - technicalLevel: The technical level metadata for the user.
-    ///   - developerPersona: The developer persona metadata for the user.
-    ///   - projects: Projects associated with the user, if included.
-    public init(
-        id: Swift.String,
-        addedAt: Swift.Int,
-        name: Swift.String? = nil,
-        email: Swift.String? = nil,
-        role: Swift.String? = nil,
-        isDefault: Swift.Bool? = nil,
-        created: Swift.Int? = nil,
-        user: OpenAIAdmin.User.User? = nil,
-        isServiceAccount: Swift.Bool? = nil,
-        isScaleTierAuthorizedPurchaser: Swift.Bool? = nil,
-        isScimManaged: Swift.Bool? = nil,
-        apiKeyLastUsedAt: Swift.Int? = nil,
-        technicalLevel: Swift.String? = nil,
-        developerPersona: Swift.String? = nil,
-        projects: OpenAIAdmin.User.Projects? = nil
-    ) {
-        self.id = id
-        self.name = name
-        self.email = email
-        self.role = role
-        self.addedAt = addedAt
-        self.isDefault = isDefault
-        self.created = created
-        self.user = user
-        self.isServiceAccount = isServiceAccount
-        self.isScaleTierAuthorizedPurchaser = isScaleTierAuthorizedPurchaser
-        self.isScimManaged = isScimManaged
-        self.apiKeyLastUsedAt = apiKeyLastUsedAt
-        self.technicalLevel = technicalLevel
-        self.developerPersona = developerPersona
-        self.projects = projects
-    }
-
-    /// Decodes `User` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "organization.user", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.name = try reader.optional(Swift.String.self, "name")
-        self.email = try reader.optional(Swift.String.self, "email")
-        self.role = try reader.optional(Swift.String.self, "role")
-        self.addedAt = try reader.required(Swift.Int.self, "added_at")
-        self.isDefault = try reader.optional(Swift.Bool.self, "is_default")
-        self.created = try reader.optional(Swift.Int.self, "created")
-        self.user = try reader.optional(OpenAIAdmin.User.User.self, "user")
-        self.isServiceAccount = try reader.optional(Swift.Bool.self, "is_service_account")
-        self.isScaleTierAuthorizedPurchaser = try reader.optional(Swift.Bool.self, "is_scale_tier_authorized_purchaser")
-        self.isScimManaged = try reader.optional(Swift.Bool.self, "is_scim_managed")
-        self.apiKeyLastUsedAt = try reader.optional(Swift.Int.self, "api_key_last_used_at")
-        self.technicalLevel = try reader.optional(Swift.String.self, "technical_level")
-        self.developerPersona = try reader.optional(Swift.String.self, "developer_persona")
-        self.projects = try reader.optional(OpenAIAdmin.User.Projects.self, "projects")
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
-        try writer.encode("organization.user", "object")
-        try writer.encode(self.id, "id")
-        try writer.encodeIfPresent(self.name, "name")
-        try writer.encodeIfPresent(self.email, "email")
-        try writer.encodeIfPresent(self.role, "role")
-        try writer.encode(self.addedAt, "added_at")
-        try writer.encodeIfPresent(self.isDefault, "is_default")
-        try writer.encodeIfPresent(self.created, "created")
-        try writer.encodeIfPresent(self.user, "user")
-        try writer.encodeIfPresent(self.isServiceAccount, "is_service_account")
-        try writer.encodeIfPresent(self.isScaleTierAuthorizedPurchaser, "is_scale_tier_authorized_purchaser")
-        try writer.encodeIfPresent(self.isScimManaged, "is_scim_managed")
-        try writer.encodeIfPresent(self.apiKeyLastUsedAt, "api_key_last_used_at")
-        try writer.encodeIfPresent(self.technicalLevel, "technical_level")
-        try writer.encodeIfPresent(self.developerPersona, "developer_persona")
-        try writer.encodeIfPresent(self.projects, "projects")
-    }
-
-    /// Nested user details.
-    ///
-    /// - Remark: Generated from `#/components/schemas/User/properties/user`.
-    public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var id: Swift.String
-        public var email: Swift.String?
-        public var name: Swift.String?
-        public var picture: Swift.String?
-        public var enabled: Swift.Bool?
-        public var banned: Swift.Bool?
-        /// Unix time, in seconds.
-        public var bannedAt: Swift.Int?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `User`.
-        ///
-        /// - Parameters:
-        ///   - id: Required.
-        ///   - email: Optional; left out of the JSON when `nil`.
-        ///   - name: Optional; left out of the JSON when `nil`.
-        ///   - picture: Optional; left out of the JSON when `nil`.
-        ///   - enabled: Optional; left out of the JSON when `nil`.
-        ///   - banned: Optional; left out of the JSON when `nil`.
-        ///   - bannedAt: Unix time, in seconds.
-        public init(
-            id: Swift.String,
-            email: Swift.String? = nil,
-            name: Swift.String? = nil,
-            picture: Swift.String? = nil,
-            enabled: Swift.Bool? = nil,
-            banned: Swift.Bool? = nil,
-            bannedAt: Swift.Int? = nil
-        ) {
-            self.id = id
-            self.email = email
-            self.name = name
-            self.picture = picture
-            self.enabled = enabled
-            self.banned = banned
-            self.bannedAt = bannedAt
-        }
-
-        /// Decodes `User` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("object", is: "user", required: true)
-            self.id = try reader.required(Swift.String.self, "id")
-            self.email = try reader.optional(Swift.String.self, "email")
-            self.name = try reader.optional(Swift.String.self, "name")
-            self.picture = try reader.optional(Swift.String.self, "picture")
-            self.enabled = try reader.optional(Swift.Bool.self, "enabled")
-            self.banned = try reader.optional(Swift.Bool.self, "banned")
-            self.bannedAt = try reader.optional(Swift.Int.self, "banned_at")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encode("user", "object")
-            try writer.encode(self.id, "id")
-            try writer.encodeIfPresent(self.email, "email")
-            try writer.encodeIfPresent(self.name, "name")
-            try writer.encodeIfPresent(self.picture, "picture")
-            try writer.encodeIfPresent(self.enabled, "enabled")
-            try writer.encodeIfPresent(self.banned, "banned")
-            try writer.encodeIfPresent(self.bannedAt, "banned_at")
-        }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
-    public struct Projects: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var data: [OpenAIAdmin.User.Projects.DataItem]
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `Projects`.
-        public init(data: [OpenAIAdmin.User.Projects.DataItem]) {
-            self.data = data
-        }
-
-        /// Decodes `Projects` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("object", is: "list", required: true)
-            self.data = try reader.required([OpenAIAdmin.User.Projects.DataItem].self, "data")
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
-            try writer.encode("list", "object")
-            try writer.encode(self.data, "data")
-        }
-
-        /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
-        public struct DataItem: Codable, Equatable, Sendable, SpecDeviationReporting {
-            public var id: Swift.String?
-            public var name: Swift.String?
-            public var role: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `DataItem`.
-            public init(
-                id: Swift.String? = nil,
-                name: Swift.String? = nil,
-                role: Swift.String? = nil
-            ) {
-                self.id = id
-                self.name = name
-                self.role = role
-            }
-
-            /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.id = try reader.optional(Swift.String.self, "id")
-                self.name = try reader.optional(Swift.String.self, "name")
-                self.role = try reader.optional(Swift.String.self, "role")
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
-                try writer.encodeIfPresent(self.id, "id")
-                try writer.encodeIfPresent(self.name, "name")
-                try writer.encodeIfPresent(self.role, "role")
-            }
-        }
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/UserDeleteResponse`.
 public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserDeleteResponse`.
     public init(
@@ -313,7 +24,7 @@ public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `UserDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -322,17 +33,19 @@ public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationRep
         try reader.constant("object", is: "organization.user.deleted", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.deleted = try reader.required(Swift.Bool.self, "deleted")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("organization.user.deleted", "object")
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -344,6 +57,9 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserListResponse`.
     public init(
@@ -359,7 +75,7 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `UserListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -370,19 +86,21 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         self.firstID = try reader.optional(Swift.String.self, "first_id")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encodeIfPresent(self.firstID, "first_id")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
@@ -406,6 +124,9 @@ public struct UserRoleUpdateRequest: Codable, Equatable, Sendable, SpecDeviation
     public var developerPersona: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `UserRoleUpdateRequest`.
     ///
@@ -427,7 +148,7 @@ public struct UserRoleUpdateRequest: Codable, Equatable, Sendable, SpecDeviation
     }
 
     /// Decodes `UserRoleUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -437,17 +158,19 @@ public struct UserRoleUpdateRequest: Codable, Equatable, Sendable, SpecDeviation
         self.roleID = try reader.optional(Swift.String.self, "role_id")
         self.technicalLevel = try reader.optional(Swift.String.self, "technical_level")
         self.developerPersona = try reader.optional(Swift.String.self, "developer_persona")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.role, "role")
         try writer.encodeIfPresent(self.roleID, "role_id")
         try writer.encodeIfPresent(self.technicalLevel, "technical_level")
         try writer.encodeIfPresent(self.developerPersona, "developer_persona")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -39,6 +39,9 @@ extension UploadsAPI {
         public var attachment: UploadsAPI.CreateForm.Attachment?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `CreateForm`.
         public init(attachment: UploadsAPI.CreateForm.Attachment? = nil) {
@@ -46,22 +49,24 @@ extension UploadsAPI {
         }
 
         /// Decodes `CreateForm` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.attachment = try reader.optional(UploadsAPI.CreateForm.Attachment.self, "attachment")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.attachment, "attachment")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         package func encode(to form: inout MultipartForm) throws {
@@ -75,6 +80,9 @@ extension UploadsAPI {
             public var bytes: FileUpload?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
 
             /// Creates a new `Attachment`.
             ///
@@ -90,7 +98,7 @@ extension UploadsAPI {
             }
 
             /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
             ///
             /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
             ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -98,16 +106,18 @@ extension UploadsAPI {
                 var reader = try ObjectReader(decoder)
                 self.name = try reader.required(Swift.String.self, "name")
                 self.bytes = try reader.optional(FileUpload.self, "bytes")
+                self.undeclaredMembers = reader.undeclaredMembers()
                 self.specDeviations = reader.finish()
             }
 
-            /// Encodes this value as its JSON object, constants included.
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
             ///
             /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder)
+                var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.name, "name")
                 try writer.encodeIfPresent(self.bytes, "bytes")
+                try writer.encode(undeclared: self.undeclaredMembers)
             }
 
             package func encode(to form: inout MultipartForm) throws {

@@ -17,6 +17,9 @@ public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var additionalProperties: [Swift.String: Swift.Double]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Scores`.
     ///
@@ -35,7 +38,7 @@ public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Scores` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -44,17 +47,19 @@ public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.labels = try reader.optional([Swift.String: Swift.Int].self, "labels")
         self.name = try reader.required(Swift.String.self, "name")
         self.additionalProperties = try reader.additionalProperties(Swift.Double.self, excluding: ["labels", "name"])
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.labels, "labels")
         try writer.encode(self.name, "name")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -67,6 +72,9 @@ public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting
     public var additionalProperties: [Swift.String: Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `TaggedScores`.
     ///
@@ -82,7 +90,7 @@ public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `TaggedScores` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -91,16 +99,18 @@ public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting
         try reader.constant("object", is: "tagged_scores", required: true)
         self.id = try reader.required(Swift.String.self, "id")
         self.additionalProperties = try reader.additionalProperties(Swift.Int.self, excluding: ["id", "object"])
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("tagged_scores", "object")
         try writer.encode(self.id, "id")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

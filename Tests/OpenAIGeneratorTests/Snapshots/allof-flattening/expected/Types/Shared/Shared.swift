@@ -14,6 +14,9 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateResponse`.
     ///
@@ -32,7 +35,7 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -41,17 +44,19 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.user = try reader.required(Swift.String.self, "user")
         self.input = try reader.required(Swift.String.self, "input")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encode(self.user, "user")
         try writer.encode(self.input, "input")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -62,6 +67,9 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     public var user: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ModelResponseProperties`.
     ///
@@ -77,7 +85,7 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
     }
 
     /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -85,15 +93,17 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
         var reader = try ObjectReader(decoder)
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
         self.user = try reader.required(Swift.String.self, "user")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encode(self.user, "user")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

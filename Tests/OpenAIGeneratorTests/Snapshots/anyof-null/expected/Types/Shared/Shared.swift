@@ -11,6 +11,9 @@ public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var tokens: [Swift.Int]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Completion`.
     public init(
@@ -24,7 +27,7 @@ public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Completion` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -33,17 +36,19 @@ public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.usage = try reader.optional(Usage.self, "usage")
         self.stop = try reader.optional(Swift.String.self, "stop")
         self.tokens = try reader.optional([Swift.Int].self, "tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.usage, "usage")
         try writer.encode(self.stop, "stop")
         try writer.encodeIfPresent(self.tokens, "tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -52,6 +57,9 @@ public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Usage`.
     public init(totalTokens: Swift.Int) {
@@ -59,21 +67,23 @@ public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.totalTokens, "total_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -10,6 +10,9 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     public var voice: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateSpeechRequest`.
     public init(
@@ -21,7 +24,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -29,15 +32,17 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         self.input = try reader.required(Swift.String.self, "input")
         self.voice = try reader.required(Swift.String.self, "voice")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.input, "input")
         try writer.encode(self.voice, "voice")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -10,6 +10,9 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FunctionTool`.
     public init(
@@ -21,7 +24,7 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `FunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -31,18 +34,20 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try reader.constant("object", is: "tool", required: true)
         self.name = try reader.required(Swift.String.self, "name")
         self.strict = try reader.optional(Swift.Bool.self, "strict")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("function", "type")
         try writer.encode("tool", "object")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.strict, "strict")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -65,6 +70,9 @@ public struct ToolList: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var data: [FunctionTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ToolList`.
     public init(data: [FunctionTool]) {
@@ -72,7 +80,7 @@ public struct ToolList: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `ToolList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -80,15 +88,17 @@ public struct ToolList: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("object", is: "list", required: true)
         self.data = try reader.required([FunctionTool].self, "data")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -10,6 +10,9 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var meows: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Cat`.
     public init(
@@ -21,7 +24,7 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Cat` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -29,16 +32,18 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.petType = try reader.required(Swift.String.self, "pet_type")
         self.meows = try reader.optional(Swift.Bool.self, "meows")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.petType, "pet_type")
         try writer.encodeIfPresent(self.meows, "meows")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -48,6 +53,9 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var barks: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Dog`.
     public init(
@@ -59,7 +67,7 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Dog` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -67,16 +75,18 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.petType = try reader.required(Swift.String.self, "pet_type")
         self.barks = try reader.optional(Swift.Bool.self, "barks")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.petType, "pet_type")
         try writer.encodeIfPresent(self.barks, "barks")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 

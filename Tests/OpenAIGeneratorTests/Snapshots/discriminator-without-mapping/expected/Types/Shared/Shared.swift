@@ -46,6 +46,9 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
     public var imageURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputImageContent`.
     public init(imageURL: Swift.String? = nil) {
@@ -53,7 +56,7 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -61,16 +64,18 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_image", required: true)
         self.imageURL = try reader.optional(Swift.String.self, "image_url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_image", "type")
         try writer.encodeIfPresent(self.imageURL, "image_url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -79,6 +84,9 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `InputTextContent`.
     public init(text: Swift.String) {
@@ -86,7 +94,7 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -94,15 +102,17 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "input_text", required: true)
         self.text = try reader.required(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("input_text", "type")
         try writer.encode(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

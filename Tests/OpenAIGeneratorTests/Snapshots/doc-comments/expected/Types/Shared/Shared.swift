@@ -16,6 +16,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var errors: Batch.Errors?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Batch`.
     ///
@@ -31,7 +34,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -39,16 +42,18 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.completionWindow = try reader.required(Swift.String.self, "completion_window")
         self.errors = try reader.optional(Batch.Errors.self, "errors")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.completionWindow, "completion_window")
         try writer.encodeIfPresent(self.errors, "errors")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Only a title
@@ -58,6 +63,9 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var message: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Errors`.
         public init(message: Swift.String? = nil) {
@@ -65,22 +73,24 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.message = try reader.optional(Swift.String.self, "message")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.message, "message")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

@@ -24,6 +24,9 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
     public var updatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Measurements`.
     ///
@@ -57,7 +60,7 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `Measurements` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -71,14 +74,15 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
         self.encoded = try reader.optional(Swift.String.self, "encoded")
         self.expiresOn = try reader.optional(Swift.String.self, "expires_on")
         self.updatedAt = try reader.optional(Swift.String.self, "updated_at")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.bytes, "bytes")
         try writer.encodeIfPresent(self.ratio, "ratio")
         try writer.encodeIfPresent(self.weight, "weight")
@@ -87,5 +91,6 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.encoded, "encoded")
         try writer.encodeIfPresent(self.expiresOn, "expires_on")
         try writer.encodeIfPresent(self.updatedAt, "updated_at")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

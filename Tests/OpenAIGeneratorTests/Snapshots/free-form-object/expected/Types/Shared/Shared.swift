@@ -7,16 +7,19 @@ import OpenAIRuntime
 /// JSON Schema of the function's parameters.
 ///
 /// - Remark: Generated from `#/components/schemas/Parameters`.
-public typealias Parameters = [Swift.String: JSONValue]
+public typealias Parameters = JSONObject
 
 /// - Remark: Generated from `#/components/schemas/Tool`.
 public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// JSON Schema of the function's parameters.
     public var parameters: Parameters?
-    public var arguments: [Swift.String: JSONValue]
+    public var arguments: JSONObject
     public var anything: JSONValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Tool`.
     ///
@@ -25,7 +28,7 @@ public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
     ///   - parameters: JSON Schema of the function's parameters.
     ///   - anything: Optional; left out of the JSON when `nil`.
     public init(
-        arguments: [Swift.String: JSONValue],
+        arguments: JSONObject,
         parameters: Parameters? = nil,
         anything: JSONValue? = nil
     ) {
@@ -35,25 +38,27 @@ public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Tool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.parameters = try reader.optional(Parameters.self, "parameters")
-        self.arguments = try reader.required([Swift.String: JSONValue].self, "arguments")
+        self.arguments = try reader.required(JSONObject.self, "arguments")
         self.anything = try reader.optional(JSONValue.self, "anything")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.parameters, "parameters")
         try writer.encode(self.arguments, "arguments")
         try writer.encodeIfPresent(self.anything, "anything")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -9,6 +9,9 @@ public struct Circle: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var radius: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Circle`.
     public init(radius: Swift.Double? = nil) {
@@ -16,7 +19,7 @@ public struct Circle: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Circle` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -24,16 +27,18 @@ public struct Circle: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("ki\"nd\r", is: "circle\"\rlet injectedDiscriminator = 12", required: false)
         self.radius = try reader.optional(Swift.Double.self, "radius")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("circle\"\rlet injectedDiscriminator = 12", "ki\"nd\r")
         try writer.encodeIfPresent(self.radius, "radius")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -42,6 +47,9 @@ public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var side: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Square`.
     public init(side: Swift.Double? = nil) {
@@ -49,7 +57,7 @@ public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Square` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -57,16 +65,18 @@ public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("ki\"nd\r", is: "square", required: false)
         self.side = try reader.optional(Swift.Double.self, "side")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("square", "ki\"nd\r")
         try writer.encodeIfPresent(self.side, "side")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -90,6 +100,9 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var shape: Thing.Shape?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Thing`.
     ///
@@ -111,7 +124,7 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Thing` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -122,19 +135,21 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.naMeInjected = try reader.optional(Swift.String.self, "na\"me\\injected")
         self.kind = try reader.optional(Thing.Kind.self, "kind")
         self.shape = try reader.optional(Thing.Shape.self, "shape")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("thing\r\nlet injectedConstant = 6", "type")
         try writer.encode(self.idLetInjectedRequired1, "id\nlet injectedRequired = 1")
         try writer.encodeIfPresent(self.naMeInjected, "na\"me\\injected")
         try writer.encodeIfPresent(self.kind, "kind")
         try writer.encodeIfPresent(self.shape, "shape")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Kinds.

@@ -12,6 +12,9 @@ public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationRepor
     public var chunkOverlapTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChunkingStrategy`.
     public init(
@@ -23,7 +26,7 @@ public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `ChunkingStrategy` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -32,17 +35,19 @@ public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationRepor
         try reader.constant("type", is: "static", required: true)
         self.maxChunkSizeTokens = try reader.required(Swift.Int.self, "max_chunk_size_tokens")
         self.chunkOverlapTokens = try reader.required(Swift.Int.self, "chunk_overlap_tokens")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("static", "type")
         try writer.encode(self.maxChunkSizeTokens, "max_chunk_size_tokens")
         try writer.encode(self.chunkOverlapTokens, "chunk_overlap_tokens")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -73,6 +78,9 @@ public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var bytes: Foundation.Data?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileRef`.
     ///
@@ -88,7 +96,7 @@ public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `FileRef` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -96,16 +104,18 @@ public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.name = try reader.required(Swift.String.self, "name")
         self.bytes = try reader.optional(Foundation.Data.self, "bytes")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.bytes, "bytes")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -114,6 +124,9 @@ public struct NullableNote: Codable, Equatable, Sendable, SpecDeviationReporting
     public var text: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `NullableNote`.
     public init(text: Swift.String? = nil) {
@@ -121,22 +134,24 @@ public struct NullableNote: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `NullableNote` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.text = try reader.optional(Swift.String.self, "text")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.text, "text")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -146,6 +161,9 @@ public struct StaticStrategyParam: Codable, Equatable, Sendable, SpecDeviationRe
     public var `static`: ChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `StaticStrategyParam`.
     ///
@@ -156,7 +174,7 @@ public struct StaticStrategyParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `StaticStrategyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -164,15 +182,17 @@ public struct StaticStrategyParam: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         try reader.constant("kind", is: "static", required: true)
         self.`static` = try reader.required(ChunkingStrategy.self, "static")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("static", "kind")
         try writer.encode(self.`static`, "static")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -15,6 +15,9 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var wrappedChunking: StaticStrategyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Upload`.
     ///
@@ -42,7 +45,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Upload` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -54,20 +57,22 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.looseChunking = try reader.optional(Upload.LooseChunking.self, "loose_chunking")
         self.note = try reader.optional(Upload.Note.self, "note")
         self.wrappedChunking = try reader.optional(StaticStrategyParam.self, "wrapped_chunking")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.chunking, "chunking")
         try writer.encode(self.detail, "detail")
         try writer.encodeIfPresent(self.fallbackDetail, "fallback_detail")
         try writer.encodeIfPresent(self.looseChunking, "loose_chunking")
         try writer.encodeIfPresent(self.note, "note")
         try writer.encodeIfPresent(self.wrappedChunking, "wrapped_chunking")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/Upload/properties/loose_chunking`.
@@ -76,6 +81,9 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var chunkOverlapTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `LooseChunking`.
         public init(
@@ -87,7 +95,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `LooseChunking` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -96,17 +104,19 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
             try reader.constant("type", is: "static", required: true)
             self.maxChunkSizeTokens = try reader.required(Swift.Int.self, "max_chunk_size_tokens")
             self.chunkOverlapTokens = try reader.optional(Swift.Int.self, "chunk_overlap_tokens")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode("static", "type")
             try writer.encode(self.maxChunkSizeTokens, "max_chunk_size_tokens")
             try writer.encodeIfPresent(self.chunkOverlapTokens, "chunk_overlap_tokens")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -115,6 +125,9 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Note`.
         public init(text: Swift.String? = nil) {
@@ -122,22 +135,24 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `Note` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.text = try reader.optional(Swift.String.self, "text")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.text, "text")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 }

@@ -14,6 +14,9 @@ public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporti
     public var temperature: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SamplingParams`.
     ///
@@ -32,7 +35,7 @@ public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -41,16 +44,18 @@ public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporti
         self.seed = try reader.optional(Swift.Int.self, "seed")
         self.maxTokens = try reader.optional(Swift.Int.self, "max_tokens")
         self.temperature = try reader.optional(Swift.Double.self, "temperature")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.seed, "seed")
         try writer.encodeIfPresent(self.maxTokens, "max_tokens")
         try writer.encodeIfPresent(self.temperature, "temperature")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

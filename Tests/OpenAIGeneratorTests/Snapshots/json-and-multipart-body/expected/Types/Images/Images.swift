@@ -12,6 +12,9 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     public var n: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateImageEditRequest`.
     ///
@@ -30,7 +33,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -39,17 +42,19 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
         self.image = try reader.required(FileUpload.self, "image")
         self.prompt = try reader.required(Swift.String.self, "prompt")
         self.n = try reader.optional(Swift.Int.self, "n")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.image, "image")
         try writer.encode(self.prompt, "prompt")
         try writer.encodeIfPresent(self.n, "n")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     package func encode(to form: inout MultipartForm) throws {
@@ -65,6 +70,9 @@ public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationRepo
     public var imageURL: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EditImageBodyJSON`.
     public init(
@@ -76,7 +84,7 @@ public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `EditImageBodyJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -84,16 +92,18 @@ public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         self.prompt = try reader.required(Swift.String.self, "prompt")
         self.imageURL = try reader.required(Swift.String.self, "image_url")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.prompt, "prompt")
         try writer.encode(self.imageURL, "image_url")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -102,6 +112,9 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     public var created: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ImagesResponse`.
     public init(created: Swift.Int) {
@@ -109,21 +122,23 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.created = try reader.required(Swift.Int.self, "created")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.created, "created")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -82,6 +82,9 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     public var codingKeys: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AllNamesAsProperties`.
     public init(
@@ -237,7 +240,7 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -317,14 +320,15 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         self.unknown = try reader.optional(Swift.String.self, "unknown")
         self.encode = try reader.optional(Swift.String.self, "encode")
         self.codingKeys = try reader.optional(Swift.String.self, "CodingKeys")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.`associatedtype`, "associatedtype")
         try writer.encode(self.`class`, "class")
         try writer.encode(self.`deinit`, "deinit")
@@ -399,5 +403,6 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.unknown, "unknown")
         try writer.encodeIfPresent(self.encode, "encode")
         try writer.encodeIfPresent(self.codingKeys, "CodingKeys")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -131,6 +131,9 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     public var hashValue: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AllNamesAsProperties`.
     public init(
@@ -194,7 +197,7 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -228,14 +231,15 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         self.unknown = try reader.optional(Swift.String.self, "unknown")
         self.description = try reader.optional(Swift.String.self, "description")
         self.hashValue = try reader.optional(Swift.String.self, "hashValue")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.openAIClient, "OpenAIClient")
         try writer.encode(self.openAIError, "OpenAIError")
         try writer.encode(self.jsonValue, "JSONValue")
@@ -264,6 +268,7 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.unknown, "unknown")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.hashValue, "hashValue")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -429,6 +434,9 @@ public struct AnyCodingKeyObject: Codable, Equatable, Sendable, SpecDeviationRep
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `AnyCodingKeyObject`.
     public init(value: Swift.String? = nil) {
@@ -436,7 +444,7 @@ public struct AnyCodingKeyObject: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `AnyCodingKeyObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -444,16 +452,18 @@ public struct AnyCodingKeyObject: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "AnyCodingKey", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("AnyCodingKey", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -462,6 +472,9 @@ public struct BoolObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `BoolObject`.
     public init(value: Swift.String? = nil) {
@@ -469,7 +482,7 @@ public struct BoolObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `BoolObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -477,16 +490,18 @@ public struct BoolObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Bool", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Bool", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -495,6 +510,9 @@ public struct CodableObject: Codable, Equatable, Sendable, SpecDeviationReportin
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodableObject`.
     public init(value: Swift.String? = nil) {
@@ -502,7 +520,7 @@ public struct CodableObject: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `CodableObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -510,16 +528,18 @@ public struct CodableObject: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Codable", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Codable", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -528,6 +548,9 @@ public struct CodingKeysValue: Codable, Equatable, Sendable, SpecDeviationReport
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CodingKeysValue`.
     public init(value: Swift.String? = nil) {
@@ -535,7 +558,7 @@ public struct CodingKeysValue: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `CodingKeysValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -543,16 +566,18 @@ public struct CodingKeysValue: Codable, Equatable, Sendable, SpecDeviationReport
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "CodingKeys", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("CodingKeys", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -561,6 +586,9 @@ public struct DataObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DataObject`.
     public init(value: Swift.String? = nil) {
@@ -568,7 +596,7 @@ public struct DataObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `DataObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -576,16 +604,18 @@ public struct DataObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Data", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Data", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -594,6 +624,9 @@ public struct DateObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DateObject`.
     public init(value: Swift.String? = nil) {
@@ -601,7 +634,7 @@ public struct DateObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `DateObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -609,16 +642,18 @@ public struct DateObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Date", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Date", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -627,6 +662,9 @@ public struct DecoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DecoderObject`.
     public init(value: Swift.String? = nil) {
@@ -634,7 +672,7 @@ public struct DecoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `DecoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -642,16 +680,18 @@ public struct DecoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Decoder", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Decoder", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -660,6 +700,9 @@ public struct DoubleObject: Codable, Equatable, Sendable, SpecDeviationReporting
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `DoubleObject`.
     public init(value: Swift.String? = nil) {
@@ -667,7 +710,7 @@ public struct DoubleObject: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `DoubleObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -675,16 +718,18 @@ public struct DoubleObject: Codable, Equatable, Sendable, SpecDeviationReporting
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Double", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Double", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -693,6 +738,9 @@ public struct EncoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `EncoderObject`.
     public init(value: Swift.String? = nil) {
@@ -700,7 +748,7 @@ public struct EncoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// Decodes `EncoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -708,16 +756,18 @@ public struct EncoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Encoder", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Encoder", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -726,6 +776,9 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ErrorObject`.
     public init(value: Swift.String? = nil) {
@@ -733,7 +786,7 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -741,16 +794,18 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Error", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Error", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -759,6 +814,9 @@ public struct FileUploadObject: Codable, Equatable, Sendable, SpecDeviationRepor
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FileUploadObject`.
     public init(value: Swift.String? = nil) {
@@ -766,7 +824,7 @@ public struct FileUploadObject: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `FileUploadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -774,16 +832,18 @@ public struct FileUploadObject: Codable, Equatable, Sendable, SpecDeviationRepor
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "FileUpload", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("FileUpload", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -792,6 +852,9 @@ public struct FoundationValue: Codable, Equatable, Sendable, SpecDeviationReport
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FoundationValue`.
     public init(value: Swift.String? = nil) {
@@ -799,7 +862,7 @@ public struct FoundationValue: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `FoundationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -807,16 +870,18 @@ public struct FoundationValue: Codable, Equatable, Sendable, SpecDeviationReport
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Foundation", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Foundation", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -825,6 +890,9 @@ public struct HTTPRequestObject: Codable, Equatable, Sendable, SpecDeviationRepo
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HTTPRequestObject`.
     public init(value: Swift.String? = nil) {
@@ -832,7 +900,7 @@ public struct HTTPRequestObject: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `HTTPRequestObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -840,16 +908,18 @@ public struct HTTPRequestObject: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "HTTPRequest", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("HTTPRequest", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -858,6 +928,9 @@ public struct HTTPResponseObject: Codable, Equatable, Sendable, SpecDeviationRep
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HTTPResponseObject`.
     public init(value: Swift.String? = nil) {
@@ -865,7 +938,7 @@ public struct HTTPResponseObject: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `HTTPResponseObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -873,16 +946,18 @@ public struct HTTPResponseObject: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "HTTPResponse", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("HTTPResponse", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -891,6 +966,9 @@ public struct HTTPTransportObject: Codable, Equatable, Sendable, SpecDeviationRe
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `HTTPTransportObject`.
     public init(value: Swift.String? = nil) {
@@ -898,7 +976,7 @@ public struct HTTPTransportObject: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `HTTPTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -906,16 +984,18 @@ public struct HTTPTransportObject: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "HTTPTransport", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("HTTPTransport", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -924,6 +1004,9 @@ public struct IntObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `IntObject`.
     public init(value: Swift.String? = nil) {
@@ -931,7 +1014,7 @@ public struct IntObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `IntObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -939,16 +1022,18 @@ public struct IntObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Int", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Int", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -957,6 +1042,9 @@ public struct JSONValueObject: Codable, Equatable, Sendable, SpecDeviationReport
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `JSONValueObject`.
     public init(value: Swift.String? = nil) {
@@ -964,7 +1052,7 @@ public struct JSONValueObject: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `JSONValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -972,16 +1060,18 @@ public struct JSONValueObject: Codable, Equatable, Sendable, SpecDeviationReport
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "JSONValue", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("JSONValue", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -990,6 +1080,9 @@ public struct OpenAIClientObject: Codable, Equatable, Sendable, SpecDeviationRep
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OpenAIClientObject`.
     public init(value: Swift.String? = nil) {
@@ -997,7 +1090,7 @@ public struct OpenAIClientObject: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// Decodes `OpenAIClientObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1005,16 +1098,18 @@ public struct OpenAIClientObject: Codable, Equatable, Sendable, SpecDeviationRep
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "OpenAIClient", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("OpenAIClient", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1023,6 +1118,9 @@ public struct OpenAIErrorObject: Codable, Equatable, Sendable, SpecDeviationRepo
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OpenAIErrorObject`.
     public init(value: Swift.String? = nil) {
@@ -1030,7 +1128,7 @@ public struct OpenAIErrorObject: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 
     /// Decodes `OpenAIErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1038,16 +1136,18 @@ public struct OpenAIErrorObject: Codable, Equatable, Sendable, SpecDeviationRepo
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "OpenAIError", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("OpenAIError", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1056,6 +1156,9 @@ public struct OpenEnumObject: Codable, Equatable, Sendable, SpecDeviationReporti
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `OpenEnumObject`.
     public init(value: Swift.String? = nil) {
@@ -1063,7 +1166,7 @@ public struct OpenEnumObject: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 
     /// Decodes `OpenEnumObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1071,16 +1174,18 @@ public struct OpenEnumObject: Codable, Equatable, Sendable, SpecDeviationReporti
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "OpenEnum", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("OpenEnum", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1089,6 +1194,9 @@ public struct RequestOptionsObject: Codable, Equatable, Sendable, SpecDeviationR
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RequestOptionsObject`.
     public init(value: Swift.String? = nil) {
@@ -1096,7 +1204,7 @@ public struct RequestOptionsObject: Codable, Equatable, Sendable, SpecDeviationR
     }
 
     /// Decodes `RequestOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1104,16 +1212,18 @@ public struct RequestOptionsObject: Codable, Equatable, Sendable, SpecDeviationR
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "RequestOptions", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("RequestOptions", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1122,6 +1232,9 @@ public struct StringObject: Codable, Equatable, Sendable, SpecDeviationReporting
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `StringObject`.
     public init(value: Swift.String? = nil) {
@@ -1129,7 +1242,7 @@ public struct StringObject: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `StringObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1137,16 +1250,18 @@ public struct StringObject: Codable, Equatable, Sendable, SpecDeviationReporting
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "String", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("String", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1155,6 +1270,9 @@ public struct SwiftValue: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `SwiftValue`.
     public init(value: Swift.String? = nil) {
@@ -1162,7 +1280,7 @@ public struct SwiftValue: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `SwiftValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1170,16 +1288,18 @@ public struct SwiftValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "Swift", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("Swift", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1188,6 +1308,9 @@ public struct URLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `URLObject`.
     public init(value: Swift.String? = nil) {
@@ -1195,7 +1318,7 @@ public struct URLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `URLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1203,16 +1326,18 @@ public struct URLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "URL", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("URL", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1221,6 +1346,9 @@ public struct URLSessionTransportObject: Codable, Equatable, Sendable, SpecDevia
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `URLSessionTransportObject`.
     public init(value: Swift.String? = nil) {
@@ -1228,7 +1356,7 @@ public struct URLSessionTransportObject: Codable, Equatable, Sendable, SpecDevia
     }
 
     /// Decodes `URLSessionTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1236,16 +1364,18 @@ public struct URLSessionTransportObject: Codable, Equatable, Sendable, SpecDevia
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "URLSessionTransport", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("URLSessionTransport", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -1254,6 +1384,9 @@ public struct Unknown: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Unknown`.
     public init(value: Swift.String? = nil) {
@@ -1261,7 +1394,7 @@ public struct Unknown: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Unknown` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -1269,15 +1402,17 @@ public struct Unknown: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         try reader.constant("type", is: "unknown", required: true)
         self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("unknown", "type")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

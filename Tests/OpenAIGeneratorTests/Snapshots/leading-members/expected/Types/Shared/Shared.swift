@@ -16,6 +16,9 @@ public struct CreateThing: Codable, Equatable, Sendable, SpecDeviationReporting 
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `CreateThing`.
     public init(
@@ -35,7 +38,7 @@ public struct CreateThing: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// Decodes `CreateThing` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -47,20 +50,22 @@ public struct CreateThing: Codable, Equatable, Sendable, SpecDeviationReporting 
         self.input = try reader.optional(Swift.String.self, "input")
         self.name = try reader.required(Swift.String.self, "name")
         self.model = try reader.optional(Swift.String.self, "model")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encodeIfPresent(self.store, "store")
         try writer.encodeIfPresent(self.input, "input")
         try writer.encode(self.name, "name")
         try writer.encodeIfPresent(self.model, "model")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -72,6 +77,9 @@ public struct Unlisted: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var a: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Unlisted`.
     public init(
@@ -83,7 +91,7 @@ public struct Unlisted: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Unlisted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -91,15 +99,17 @@ public struct Unlisted: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.b = try reader.optional(Swift.String.self, "b")
         self.a = try reader.required(Swift.String.self, "a")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.b, "b")
         try writer.encode(self.a, "a")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -9,6 +9,9 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     public var promptCacheTtl: PromptCacheTTLEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `RealtimeSessionCreateRequestGA`.
     public init(promptCacheTtl: PromptCacheTTLEnum? = nil) {
@@ -16,21 +19,23 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     }
 
     /// Decodes `RealtimeSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.promptCacheTtl = try reader.optional(PromptCacheTTLEnum.self, "prompt_cache_ttl")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.promptCacheTtl, "prompt_cache_ttl")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

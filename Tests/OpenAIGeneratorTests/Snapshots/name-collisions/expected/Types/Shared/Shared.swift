@@ -14,6 +14,9 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var value: FooBar.Value?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FooBar`.
     ///
@@ -38,7 +41,7 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `FooBar` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -49,19 +52,21 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.settings = try reader.optional(FooBar.Settings.self, "settings")
         self.defaults = try reader.optional(OpenAI.Settings.self, "defaults")
         self.value = try reader.optional(FooBar.Value.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.fileID, "file_id")
         try writer.encodeIfPresent(self.fileID2, "fileId")
         try writer.encodeIfPresent(self.settings, "settings")
         try writer.encodeIfPresent(self.defaults, "defaults")
         try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// Inline object whose natural nested name is the top-level `Settings`.
@@ -71,6 +76,9 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         public var mode: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Settings`.
         public init(mode: Swift.String? = nil) {
@@ -78,22 +86,24 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         }
 
         /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
             var reader = try ObjectReader(decoder)
             self.mode = try reader.optional(Swift.String.self, "mode")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.mode, "mode")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
     }
 
@@ -183,6 +193,9 @@ public struct FooBarObject: Codable, Equatable, Sendable, SpecDeviationReporting
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `FooBarObject`.
     public init(name: Swift.String? = nil) {
@@ -190,22 +203,24 @@ public struct FooBarObject: Codable, Equatable, Sendable, SpecDeviationReporting
     }
 
     /// Decodes `FooBarObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.name = try reader.optional(Swift.String.self, "name")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }
 
@@ -263,6 +278,9 @@ public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var theme: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Settings`.
     public init(theme: Swift.String? = nil) {
@@ -270,21 +288,23 @@ public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
         var reader = try ObjectReader(decoder)
         self.theme = try reader.optional(Swift.String.self, "theme")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.theme, "theme")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

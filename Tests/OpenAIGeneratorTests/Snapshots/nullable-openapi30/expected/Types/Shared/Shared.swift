@@ -11,6 +11,9 @@ public struct Thread: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var archived: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Thread`.
     public init(
@@ -24,7 +27,7 @@ public struct Thread: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Thread` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -33,16 +36,18 @@ public struct Thread: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.metadata = try reader.optional([Swift.String: Swift.String].self, "metadata")
         self.title = try reader.optional(Swift.String.self, "title")
         self.archived = try reader.optional(Swift.Bool.self, "archived")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.metadata, "metadata")
         try writer.encode(self.title, "title")
         try writer.encodeIfPresent(self.archived, "archived")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -14,6 +14,9 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var optionalNullable: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Run`.
     ///
@@ -32,7 +35,7 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -41,16 +44,18 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.requiredNullable = try reader.optional(Swift.String.self, "required_nullable")
         self.optionalPlain = try reader.optional(Swift.String.self, "optional_plain")
         self.optionalNullable = try reader.optional(Swift.Int.self, "optional_nullable")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.requiredNullable, "required_nullable")
         try writer.encodeIfPresent(self.optionalPlain, "optional_plain")
         try writer.encodeIfPresent(self.optionalNullable, "optional_nullable")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -19,6 +19,9 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
     public var score: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreFile`.
     ///
@@ -52,7 +55,7 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
     }
 
     /// Decodes `VectorStoreFile` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -66,14 +69,15 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
         self.imageURL = try reader.optional(Swift.String.self, "image_url")
         self.isReady = try reader.optional(Swift.Bool.self, "is_ready")
         self.score = try reader.optional(Swift.Double.self, "score")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.fileID, "file_id")
         try writer.encode(self.createdAt, "created_at")
@@ -82,5 +86,6 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encodeIfPresent(self.isReady, "is_ready")
         try writer.encodeIfPresent(self.score, "score")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

@@ -11,6 +11,9 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
     public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `VectorStoreFileList`.
     public init(
@@ -24,7 +27,7 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `VectorStoreFileList` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -34,18 +37,20 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
         self.data = try reader.required([Swift.String].self, "data")
         self.hasMore = try reader.required(Swift.Bool.self, "has_more")
         self.lastID = try reader.optional(Swift.String.self, "last_id")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(self.hasMore, "has_more")
         try writer.encodeIfPresent(self.lastID, "last_id")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

@@ -10,6 +10,9 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
     public var choices: [ChatCompletionChunk.Choice]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `ChatCompletionChunk`.
     public init(
@@ -21,7 +24,7 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
     }
 
     /// Decodes `ChatCompletionChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -29,16 +32,18 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         var reader = try ObjectReader(decoder)
         self.id = try reader.required(Swift.String.self, "id")
         self.choices = try reader.required([ChatCompletionChunk.Choice].self, "choices")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(self.choices, "choices")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk/properties/choices/items`.
@@ -47,6 +52,9 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         public var finishReason: ChatCompletionChunk.Choice.FinishReason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
 
         /// Creates a new `Choice`.
         public init(
@@ -58,7 +66,7 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
         ///
         /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
         ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -66,16 +74,18 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
             var reader = try ObjectReader(decoder)
             self.index = try reader.required(Swift.Int.self, "index")
             self.finishReason = try reader.optional(ChatCompletionChunk.Choice.FinishReason.self, "finish_reason")
+            self.undeclaredMembers = reader.undeclaredMembers()
             self.specDeviations = reader.finish()
         }
 
-        /// Encodes this value as its JSON object, constants included.
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
         ///
         /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder)
+            var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.index, "index")
             try writer.encode(self.finishReason, "finish_reason")
+            try writer.encode(undeclared: self.undeclaredMembers)
         }
 
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

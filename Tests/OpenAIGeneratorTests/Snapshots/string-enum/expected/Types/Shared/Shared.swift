@@ -15,6 +15,9 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var role: Run.Role?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Run`.
     ///
@@ -33,7 +36,7 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -42,17 +45,19 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
         self.status = try reader.required(RunStatus.self, "status")
         self.reasoningEffort = try reader.optional(Run.ReasoningEffort.self, "reasoning_effort")
         self.role = try reader.optional(Run.Role.self, "role")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
         try writer.encodeIfPresent(self.role, "role")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

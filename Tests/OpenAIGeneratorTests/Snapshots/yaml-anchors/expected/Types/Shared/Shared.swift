@@ -11,6 +11,9 @@ public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var alpha: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Color`.
     ///
@@ -26,7 +29,7 @@ public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Color` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -34,16 +37,18 @@ public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.shade = try reader.required(Color.Shade.self, "shade")
         self.alpha = try reader.optional(Swift.Double.self, "alpha")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.shade, "shade")
         try writer.encodeIfPresent(self.alpha, "alpha")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A shade, shared through a YAML anchor.
@@ -73,6 +78,9 @@ public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var opacity: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
 
     /// Creates a new `Palette`.
     ///
@@ -88,7 +96,7 @@ public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// Decodes `Palette` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
     ///   naming the coding path of a required member that is missing or of a member that does not fit.
@@ -96,16 +104,18 @@ public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
         var reader = try ObjectReader(decoder)
         self.background = try reader.required(Palette.Background.self, "background")
         self.opacity = try reader.optional(Swift.Double.self, "opacity")
+        self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
     ///
     /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder)
+        var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.background, "background")
         try writer.encodeIfPresent(self.opacity, "opacity")
+        try writer.encode(undeclared: self.undeclaredMembers)
     }
 
     /// A shade, shared through a YAML anchor.

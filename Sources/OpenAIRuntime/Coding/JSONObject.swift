@@ -1,0 +1,240 @@
+/// A JSON object whose members keep their order: the order they arrived in when the SDK decoded
+/// it (``OrderedJSONDecoder``), the order they were added in when built in code, and the order
+/// the SDK writes them in (``OrderedJSONEncoder``).
+///
+/// It reads like a dictionary (`object["citations"]`, `object["n"] = 2`, `keys`, `values`) and
+/// iterates as `(key, value)` pairs in order. Setting a member that is there replaces its value in
+/// place; a new member goes last. Two objects are equal when they hold the same members with equal
+/// values, whatever their order (RFC 8259 section 4: a JSON object is unordered); the order is
+/// what the SDK writes, so the same object always gives the same bytes.
+///
+/// ```swift
+/// var extra: JSONObject = ["top_k": 40, "min_p": 0.05]
+/// extra["repetition_penalty"] = 1.1
+/// extra.keys  // ["top_k", "min_p", "repetition_penalty"]
+/// ```
+public struct JSONObject: Sendable {
+    /// The members' names, in order.
+    public private(set) var keys: [String]
+    /// The members' values, in the order of ``keys``.
+    public private(set) var values: [JSONValue]
+    /// Positions by name, kept once the object outgrows a linear search.
+    private var positions: [String: Int]?
+
+    /// Objects with more members than this look names up in a dictionary.
+    private static let linearSearchLimit = 12
+
+    /// An empty object.
+    public init() {
+        keys = []
+        values = []
+    }
+
+    /// An object of `members`, in their order; a name given twice keeps its first position and
+    /// its last value.
+    ///
+    /// - Parameter members: The members as `(name, value)` pairs.
+    public init(_ members: some Sequence<(String, JSONValue)>) {
+        self.init()
+        for (key, value) in members { self[key] = value }
+    }
+
+    /// An object of the members of `dictionary`, sorted by name: a dictionary has no order of its
+    /// own, and sorting makes the bytes the same in every process.
+    ///
+    /// - Parameter dictionary: The members.
+    public init(_ dictionary: [String: JSONValue]) {
+        self.init()
+        keys.reserveCapacity(dictionary.count)
+        values.reserveCapacity(dictionary.count)
+        for key in dictionary.keys.sorted() { append(key, dictionary[key]!) }
+    }
+
+    /// An object from members known to have distinct names (the decoder's, whose objects were
+    /// checked for repeated names).
+    init(uniqueKeys keys: [String], values: [JSONValue]) {
+        self.keys = keys
+        self.values = values
+        if keys.count > Self.linearSearchLimit { positions = Self.index(keys) }
+    }
+
+    /// The value of the member `key`, or `nil` when there is none. Setting a value replaces the
+    /// member's value in place, or appends a new member; setting `nil` removes the member.
+    public subscript(key: String) -> JSONValue? {
+        get { position(of: key).map { values[$0] } }
+        set {
+            if let newValue {
+                if let position = position(of: key) {
+                    values[position] = newValue
+                } else {
+                    append(key, newValue)
+                }
+            } else {
+                removeValue(forKey: key)
+            }
+        }
+    }
+
+    /// The value of the member `key`, or `defaultValue` when there is none; modifying it through
+    /// this subscript adds the member.
+    public subscript(key: String, default defaultValue: @autoclosure () -> JSONValue) -> JSONValue {
+        get { self[key] ?? defaultValue() }
+        set { self[key] = newValue }
+    }
+
+    /// Whether the object has a member named `key`.
+    public func contains(key: String) -> Bool { position(of: key) != nil }
+
+    /// The position of the member `key` in ``keys``, or `nil`.
+    public func index(forKey key: String) -> Int? { position(of: key) }
+
+    /// Sets the member `key` to `value` (in place, or last when it is new).
+    ///
+    /// - Returns: The value it replaced, or `nil` when the member is new.
+    @discardableResult
+    public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
+        if let position = position(of: key) {
+            let old = values[position]
+            values[position] = value
+            return old
+        }
+        append(key, value)
+        return nil
+    }
+
+    /// Removes the member `key`; the others keep their order.
+    ///
+    /// - Returns: Its value, or `nil` when there was no such member.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let position = position(of: key) else { return nil }
+        keys.remove(at: position)
+        let value = values.remove(at: position)
+        positions = keys.count > Self.linearSearchLimit ? Self.index(keys) : nil
+        return value
+    }
+
+    /// Removes every member.
+    public mutating func removeAll() {
+        keys.removeAll()
+        values.removeAll()
+        positions = nil
+    }
+
+    /// The object with each value transformed, in the same order.
+    public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
+        var result = self
+        result.values = try values.map(transform)
+        return result
+    }
+
+    /// The object without the members for which `isIncluded` is `false`, in the same order.
+    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> JSONObject {
+        var result = JSONObject()
+        for member in self where try isIncluded(member) { result.append(member.key, member.value) }
+        return result
+    }
+
+    /// Adds or replaces the members of `other`, in its order.
+    public mutating func merge(_ other: JSONObject) {
+        for (key, value) in other { self[key] = value }
+    }
+
+    /// The members as a dictionary (their order is lost).
+    public var dictionary: [String: JSONValue] {
+        Dictionary(zip(keys, values), uniquingKeysWith: { first, _ in first })
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    private mutating func append(_ key: String, _ value: JSONValue) {
+        keys.append(key)
+        values.append(value)
+        if positions != nil {
+            positions![key] = keys.count - 1
+        } else if keys.count > Self.linearSearchLimit {
+            positions = Self.index(keys)
+        }
+    }
+
+    private static func index(_ keys: [String]) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() where positions[key] == nil { positions[key] = position }
+        return positions
+    }
+}
+
+extension JSONObject: RandomAccessCollection {
+    /// A member: its name and value.
+    public typealias Element = (key: String, value: JSONValue)
+
+    /// The position of the first member.
+    public var startIndex: Int { 0 }
+    /// The position after the last member.
+    public var endIndex: Int { keys.count }
+    /// The member at `position`.
+    public subscript(position: Int) -> Element { (keys[position], values[position]) }
+}
+
+extension JSONObject: Hashable {
+    /// Whether both objects hold the same members with equal values, in any order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        for (key, value) in lhs {
+            guard rhs[key] == value else { return false }
+        }
+        return true
+    }
+
+    /// Hashes the members whatever their order, as `==` compares them.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for (key, value) in self {
+            var member = Hasher()
+            member.combine(key)
+            member.combine(value)
+            combined ^= member.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// An object of the literal's members, in the order written.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+}
+
+extension JSONObject: Codable {
+    /// Decodes a JSON object: in the order received from ``OrderedJSONDecoder``, sorted by name
+    /// from a decoder that keeps no order (Foundation's `JSONDecoder`).
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object.
+    public init(from decoder: any Decoder) throws {
+        guard case .object(let object) = try JSONValue(from: decoder) else {
+            throw DecodingError.typeMismatch(
+                JSONObject.self,
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Expected a JSON object."))
+        }
+        self = object
+    }
+
+    /// Encodes the members in order.
+    ///
+    /// - Throws: `EncodingError` when a value cannot be encoded (a number that is not finite).
+    public func encode(to encoder: any Encoder) throws {
+        try JSONValue.object(self).encode(to: encoder)
+    }
+}
+
+extension JSONObject: CustomStringConvertible {
+    /// The object as compact JSON text, members in order.
+    public var description: String { JSONValue.object(self).jsonText }
+}
