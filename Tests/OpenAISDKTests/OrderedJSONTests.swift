@@ -29,7 +29,8 @@ final class OrderedJSONTests: XCTestCase {
             String(decoding: try OrderedJSONEncoder().encode(point), as: UTF8.self), #"{"z":1,"a":"x","list":[true]}"#)
         let dictionary = ["b": 1, "a": 2, "c": 3, "aa": 4]
         XCTAssertEqual(
-            String(decoding: try OrderedJSONEncoder().encode(dictionary), as: UTF8.self), #"{"a":2,"aa":4,"b":1,"c":3}"#)
+            String(decoding: try OrderedJSONEncoder().encode(dictionary), as: UTF8.self), #"{"a":2,"aa":4,"b":1,"c":3}"#
+        )
         XCTAssertEqual(
             try OrderedJSONDecoder().decode(Point.self, from: Data(#"{"list":[false],"a":"q","z":-3,"m":1e2}"#.utf8)),
             Point(z: -3, a: "q", m: 100, list: [false]))
@@ -37,7 +38,9 @@ final class OrderedJSONTests: XCTestCase {
 
     func testNumbersStringsAndFoundationsSpecialTypes() throws {
         let encoder = OrderedJSONEncoder()
-        func text(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        func text(_ value: some Encodable) throws -> String {
+            String(decoding: try encoder.encode(value), as: UTF8.self)
+        }
         XCTAssertEqual(try text([1.0, 0.1, 1e-5, 1e20, -0.0, 123456789.125]), "[1,0.1,1e-05,1e+20,-0,123456789.125]")
         XCTAssertEqual(try text([Float(0.1)]), "[0.1]")
         XCTAssertEqual(try text(UInt64.max), "18446744073709551615")
@@ -134,11 +137,13 @@ final class OrderedJSONTests: XCTestCase {
                 name = try nested.decode(String.self, forKey: "name")
                 XCTAssertEqual(nested.codingPath.map(\.stringValue), ["nested"])
                 let superDecoder = try container.superDecoder(forKey: "nested")
-                XCTAssertEqual(try superDecoder.container(keyedBy: AnyCodingKey.self).decode(String.self, forKey: "name"), "n")
+                XCTAssertEqual(
+                    try superDecoder.container(keyedBy: AnyCodingKey.self).decode(String.self, forKey: "name"), "n")
                 XCTAssertTrue(try container.superDecoder(forKey: "absent").singleValueContainer().decodeNil())
             }
         }
-        let outer = try OrderedJSONDecoder().decode(Outer.self, from: Data(#"{"list":[1,2,3],"nested":{"name":"n"}}"#.utf8))
+        let outer = try OrderedJSONDecoder().decode(
+            Outer.self, from: Data(#"{"list":[1,2,3],"nested":{"name":"n"}}"#.utf8))
         XCTAssertEqual(outer.inner, [1, 2, 3])
         XCTAssertEqual(outer.name, "n")
     }

@@ -41,12 +41,14 @@ final class ProviderTests: XCTestCase {
     }
 
     func testRequestsAreAdaptedToTheDialectAndEveryChangeIsLogged() async throws {
-        let body = try JSONValue(parsing: Data(
-            #"""
-            {"messages":[{"role":"user","content":"Hi"}],"model":"m","max_completion_tokens":100,"seed":7,
-             "stream_options":{"include_usage":true},"reasoning_effort":"high","store":true,
-             "tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"},"strict":true}}]}
-            """#.utf8)).objectValue!
+        let body = try JSONValue(
+            parsing: Data(
+                #"""
+                {"messages":[{"role":"user","content":"Hi"}],"model":"m","max_completion_tokens":100,"seed":7,
+                 "stream_options":{"include_usage":true},"reasoning_effort":"high","store":true,
+                 "tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"},"strict":true}}]}
+                """#.utf8)
+        ).objectValue!
         let mistral = try XCTUnwrap(ProviderPreset.named("mistral"))
         let (adapted, changes) = ProviderAdaptation.adapt(body, to: mistral)
         XCTAssertEqual(
@@ -65,7 +67,8 @@ final class ProviderTests: XCTestCase {
         XCTAssertEqual(other["reasoning"], ["effort": "high"])
         XCTAssertNil(other["store"])
         XCTAssertNil(other["tools"]?[0]?["function"]?["strict"])
-        XCTAssertEqual(other.keys, ["messages", "model", "max_completion_tokens", "seed", "stream_options", "reasoning", "tools"])
+        XCTAssertEqual(
+            other.keys, ["messages", "model", "max_completion_tokens", "seed", "stream_options", "reasoning", "tools"])
         XCTAssertEqual(otherChanges.count, 3)
         // OpenAI's own dialect changes nothing.
         XCTAssertEqual(ProviderAdaptation.adapt(body, to: ProviderPreset.named("openai")!).changes, [])
@@ -77,7 +80,8 @@ final class ProviderTests: XCTestCase {
         }
         var configuration = OpenAIClient.Configuration.provider(mistral, apiKey: "sk-mistral", environment: [:])
         configuration.logger = OpenAILogger(level: .warning) { entry in entries.withLock { $0.append(entry) } }
-        let client = try OpenAIClient(configuration: configuration, transport: transport, sleeper: NoSleep(), jitter: { 0 })
+        let client = try OpenAIClient(
+            configuration: configuration, transport: transport, sleeper: NoSleep(), jitter: { 0 })
         var request = CreateChatCompletionRequest(messages: [.user(.init(content: "Hi"))], model: "mistral-small")
         request.maxCompletionTokens = 50
         _ = try await client.chat.completions.create(request)
@@ -114,14 +118,17 @@ final class ProviderTests: XCTestCase {
     // MARK: Stream endings
 
     func testAFinalDoneWithoutItsBlankLineEndsTheStreamNormally() async throws {
-        let chunk = #"data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"claude","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}"#
+        let chunk =
+            #"data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"claude","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}"#
         for ending in ["\n\ndata: [DONE]\n", "\n\ndata: [DONE]", "\n\ndata: [DONE]\r"] {
             let body = Data((chunk + ending).utf8)
             for size in [1, 3, 4096] {
                 let transport = ScriptedStreamTransport(body: body, chunkSize: size)
                 let client = try StreamingTestSupport.client(transport)
                 var texts: [String] = []
-                for try await event in try client.chat.completions.createStream(.init(messages: [.user(.init(content: "x"))], model: "m")) {
+                for try await event in try client.chat.completions.createStream(
+                    .init(messages: [.user(.init(content: "x"))], model: "m"))
+                {
                     texts.append(event.choices.first?.delta.content ?? "")
                 }
                 XCTAssertEqual(texts, ["Hi"], "\(ending.debugDescription) in pieces of \(size)")
@@ -130,24 +137,33 @@ final class ProviderTests: XCTestCase {
     }
 
     func testAFinalEventWithoutItsBlankLineIsDeliveredWhenWholeAndTruncatedWhenNot() async throws {
-        let first = #"data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"A"},"finish_reason":null}]}"#
-        let last = #"data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"B"},"finish_reason":"stop"}]}"#
-        let whole = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data((first + "\n\n" + last + "\n").utf8)))
+        let first =
+            #"data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"A"},"finish_reason":null}]}"#
+        let last =
+            #"data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"B"},"finish_reason":"stop"}]}"#
+        let whole = try StreamingTestSupport.client(
+            ScriptedStreamTransport(body: Data((first + "\n\n" + last + "\n").utf8)))
         var texts: [String] = []
-        for try await event in try whole.chat.completions.createStream(.init(messages: [.user(.init(content: "x"))], model: "m")) {
+        for try await event in try whole.chat.completions.createStream(
+            .init(messages: [.user(.init(content: "x"))], model: "m"))
+        {
             texts.append(event.choices.first?.delta.content ?? "")
         }
         XCTAssertEqual(texts, ["A", "B"])
         let cut = String(last.dropLast(12))
-        let truncated = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data((first + "\n\n" + cut).utf8)))
+        let truncated = try StreamingTestSupport.client(
+            ScriptedStreamTransport(body: Data((first + "\n\n" + cut).utf8)))
         let error = await StreamingTestSupport.thrownError {
-            for try await _ in try truncated.chat.completions.createStream(.init(messages: [.user(.init(content: "x"))], model: "m")) {}
+            for try await _ in try truncated.chat.completions.createStream(
+                .init(messages: [.user(.init(content: "x"))], model: "m"))
+            {}
         }
         XCTAssertEqual(error?.kind, .truncatedEvent)
         XCTAssertEqual(error?.stream?.eventCount, 1)
     }
 
-    static let reply = #"{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}"#
+    static let reply =
+        #"{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}"#
 }
 
 extension HTTPRequest {

@@ -34,7 +34,8 @@ final class RequestBytesTests: XCTestCase {
         // The tools request: members in the spec's order, the tool's schema in `Weather`'s order,
         // the metadata dictionary sorted.
         let tools = try JSONValue(parsing: Data(lines[1].utf8))
-        XCTAssertEqual(tools.objectValue?.keys, ["metadata", "messages", "model", "tools", "tool_choice", "parallel_tool_calls"])
+        XCTAssertEqual(
+            tools.objectValue?.keys, ["metadata", "messages", "model", "tools", "tool_choice", "parallel_tool_calls"])
         XCTAssertEqual(tools["metadata"]?.objectValue?.keys, ["app", "team"])
         XCTAssertEqual(
             tools["tools"]?[0]?["function"]?["parameters"]?["properties"]?.objectValue?.keys,

@@ -26,14 +26,17 @@ final class UndeclaredMembersTests: XCTestCase {
         XCTAssertEqual(completion.undeclaredMembers.keys, ["citations"])
         XCTAssertEqual(completion.citationURLs, ["https://a.example", "https://b.example"])
         XCTAssertEqual(completion.usage?.cachedPromptTokens, 3)
-        XCTAssertEqual(completion.usage?.undeclaredMembers.keys, ["prompt_cache_hit_tokens", "prompt_cache_miss_tokens"])
+        XCTAssertEqual(
+            completion.usage?.undeclaredMembers.keys, ["prompt_cache_hit_tokens", "prompt_cache_miss_tokens"])
         XCTAssertTrue(completion.specDeviations.isEmpty, "undeclared members are no deviation")
         let report = SpecDeviationReport(completion)
         XCTAssertTrue(report.isEmpty)
         XCTAssertEqual(
             report.undeclaredMembers.map(\.description),
-            ["citations", "choices[0].message: reasoning_content, zz_last, aa_first",
-                "usage: prompt_cache_hit_tokens, prompt_cache_miss_tokens"])
+            [
+                "citations", "choices[0].message: reasoning_content, zz_last, aa_first",
+                "usage: prompt_cache_hit_tokens, prompt_cache_miss_tokens",
+            ])
         XCTAssertTrue(report.description.contains("undeclared choices[0].message: reasoning_content"))
     }
 
@@ -52,12 +55,14 @@ final class UndeclaredMembersTests: XCTestCase {
             ["content", "refusal", "role", "reasoning_content", "zz_last", "aa_first"])
         // Foundation's JSONDecoder keeps them too, sorted by name (it keeps no order).
         let viaFoundation = try JSONDecoder().decode(CreateChatCompletionResponse.self, from: Self.deepSeekReply)
-        XCTAssertEqual(viaFoundation.choices[0].message.undeclaredMembers.keys, ["aa_first", "reasoning_content", "zz_last"])
+        XCTAssertEqual(
+            viaFoundation.choices[0].message.undeclaredMembers.keys, ["aa_first", "reasoning_content", "zz_last"])
         XCTAssertEqual(viaFoundation, completion)
     }
 
     func testValuesOfAnotherTypeAndConstantsWithAnotherValueAreWrittenBackAsReceived() throws {
-        let text = #"{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"Hm."}]},{"type":"text","text":"Yes."}]}"#
+        let text =
+            #"{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"Hm."}]},{"type":"text","text":"Yes."}]}"#
         let message = try OrderedJSONDecoder().decode(ChatCompletionResponseMessage.self, from: Data(text.utf8))
         XCTAssertNil(message.content)
         XCTAssertEqual(message.contentText, "Yes.")
@@ -131,21 +136,26 @@ final class UndeclaredMembersTests: XCTestCase {
     }
 
     func testToolCallsWithoutIndexAreSeparateCalls() throws {
-        let chunk = #"{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"id":"a","function":{"name":"plus","arguments":"{\"a\":1}"}},{"id":"b","function":{"name":"plus","arguments":"{\"a\":2}"}}]},"finish_reason":"tool_calls"}]}"#
+        let chunk =
+            #"{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"id":"a","function":{"name":"plus","arguments":"{\"a\":1}"}},{"id":"b","function":{"name":"plus","arguments":"{\"a\":2}"}}]},"finish_reason":"tool_calls"}]}"#
         var accumulator = ChatCompletionStreamAccumulator()
-        accumulator.append(try OrderedJSONDecoder().decode(CreateChatCompletionStreamResponse.self, from: Data(chunk.utf8)))
+        accumulator.append(
+            try OrderedJSONDecoder().decode(CreateChatCompletionStreamResponse.self, from: Data(chunk.utf8)))
         XCTAssertEqual(accumulator.toolCallArguments(0), #"{"a":1}"#)
         XCTAssertEqual(accumulator.toolCallArguments(1), #"{"a":2}"#)
         XCTAssertEqual(accumulator.completion?.choices.first?.message.toolCalls?.count, 2)
     }
 
     func testAnErrorEnvelopeInA200ReplyIsThrownAsTheError() async throws {
-        let body = Data(#"{"error":{"message":"The response was filtered.","type":null,"param":"prompt","code":"content_filter","status":400}}"#.utf8)
+        let body = Data(
+            #"{"error":{"message":"The response was filtered.","type":null,"param":"prompt","code":"content_filter","status":400}}"#
+                .utf8)
         let transport = ScriptedTransport { _, _ in
             HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)
         }
         let client = try OpenAIClient(
-            configuration: .init(apiKey: "sk-1", maxRetries: 0), transport: transport, sleeper: NoSleep(), jitter: { 0 })
+            configuration: .init(apiKey: "sk-1", maxRetries: 0), transport: transport, sleeper: NoSleep(), jitter: { 0 }
+        )
         do {
             _ = try await client.chat.completions.create(.init(messages: [.user(.init(content: "x"))], model: "m"))
             XCTFail("no error")

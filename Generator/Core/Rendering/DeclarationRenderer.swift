@@ -229,7 +229,8 @@ struct DeclarationRenderer {
         let keyed = stored + constants
         printer.line(
             "/// Decodes `\(decl.name)` from its JSON object under the decoder's ``DecodingMode``; members it does")
-        printer.line("/// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.")
+        printer.line(
+            "/// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.")
         printer.line("///")
         printer.line("/// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``")
         printer.line(

@@ -164,7 +164,9 @@ public struct ChatCompletionStreamAccumulator: Sendable {
                 // Gemini, Ollama): a fragment with a name starts the next call, one without
                 // continues the last.
                 let last = toolCalls.keys.max()
-                index = fragment.function?.name != nil || fragment.custom?.name != nil || last == nil ? (last ?? -1) + 1 : last!
+                index =
+                    fragment.function?.name != nil || fragment.custom?.name != nil || last == nil
+                    ? (last ?? -1) + 1 : last!
             }
             if openToolCall != index, let done = finishOpenToolCall(choice: choice) {
                 events.append(done)

@@ -154,7 +154,8 @@ package struct ObjectReader {
     ) throws -> T {
         if case .missing = failure {} else { present += 1 }
         let codingPath = codingPath + [AnyCodingKey(name)]
-        if case .invalid = failure {} else if MissingValue.isCollection(T.self) {
+        if case .invalid = failure {
+        } else if MissingValue.isCollection(T.self) {
             // Replies leave out empty arrays: an absent or `null` one reads as empty, in both
             // modes, and is no deviation.
             return try MissingValue.of(T.self, depth: placeholderDepth, codingPath: codingPath)
@@ -167,7 +168,8 @@ package struct ObjectReader {
             throw DecodingError.valueNotFound(
                 T.self,
                 DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "The member is \(failure) and \(T.self) has no placeholder.",
+                    codingPath: codingPath,
+                    debugDescription: "The member is \(failure) and \(T.self) has no placeholder.",
                     underlyingError: error))
         }
     }

@@ -20,7 +20,8 @@ enum ProviderAdaptation {
         if dialect.maxTokensMember != "max_completion_tokens", let value = body["max_completion_tokens"] {
             if body.contains(key: dialect.maxTokensMember) {
                 body["max_completion_tokens"] = nil
-                changes.append("left out `max_completion_tokens` (\(preset.name) reads `\(dialect.maxTokensMember)`, also set)")
+                changes.append(
+                    "left out `max_completion_tokens` (\(preset.name) reads `\(dialect.maxTokensMember)`, also set)")
             } else {
                 body = renamed(body, "max_completion_tokens", to: dialect.maxTokensMember, value: value)
                 changes.append("sent `max_completion_tokens` as `\(dialect.maxTokensMember)`")

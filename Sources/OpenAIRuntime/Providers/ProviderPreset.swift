@@ -194,7 +194,8 @@ extension OpenAIClient.Configuration {
             throw OpenAIError(
                 kind: .invalidRequest,
                 message:
-                    "No provider preset is named \"\(id)\"; the presets are \(ProviderPreset.all.map(\.id).joined(separator: ", ")).")
+                    "No provider preset is named \"\(id)\"; the presets are \(ProviderPreset.all.map(\.id).joined(separator: ", "))."
+            )
         }
         return provider(preset, apiKey: apiKey, environment: environment)
     }

@@ -196,7 +196,9 @@ extension RawJSON {
         case .null:
             return []
         case .object(let members):
-            guard case .object(let others)? = encoded else { return ["\(path.isEmpty ? "(top)" : path): not an object"] }
+            guard case .object(let others)? = encoded else {
+                return ["\(path.isEmpty ? "(top)" : path): not an object"]
+            }
             var missing: [String] = []
             for (key, value) in members {
                 let other = others.first { $0.key == key }?.value

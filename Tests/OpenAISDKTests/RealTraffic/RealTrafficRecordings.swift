@@ -202,7 +202,9 @@ extension ExpectedChat {
             expected.finishReason = choice.finishReason.rawValue
             choices[choice.index] = expected
         }
-        if let usage = completion.usage { self.usage = [usage.promptTokens, usage.completionTokens, usage.totalTokens] }
+        if let usage = completion.usage {
+            self.usage = [usage.promptTokens, usage.completionTokens, usage.totalTokens]
+        }
     }
 
     /// What the SDK's stream accumulator made of the chunks.

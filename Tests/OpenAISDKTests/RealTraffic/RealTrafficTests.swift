@@ -50,8 +50,10 @@ final class RealTrafficTests: XCTestCase {
         for recording in try RealTrafficRecording.all() where recording.isStream && recording.status == 200 {
             let whole = try await Self.streamEvents(recording, chunks: [recording.body])
             for (seed, maxChunk) in [(UInt64(1), 7), (2, 64), (3, 4096)] {
-                let split = try await Self.streamEvents(recording, chunks: recording.chunks(seed: seed, maxChunk: maxChunk))
-                XCTAssertEqual(split, whole, "\(recording.path) cut with seed \(seed) into pieces of at most \(maxChunk) bytes")
+                let split = try await Self.streamEvents(
+                    recording, chunks: recording.chunks(seed: seed, maxChunk: maxChunk))
+                XCTAssertEqual(
+                    split, whole, "\(recording.path) cut with seed \(seed) into pieces of at most \(maxChunk) bytes")
             }
         }
     }
@@ -59,9 +61,10 @@ final class RealTrafficTests: XCTestCase {
     func testTheReasoningOfEveryProviderIsOneAccessorAndAccumulates() async throws {
         // The recordings with reasoning: OpenRouter's `reasoning` and `reasoning_details`.
         let recordings = try RealTrafficRecording.all().filter {
-            $0.isStream && !$0.isResponses && $0.rawPayloads.contains { chunk in
-                (chunk["choices"]?.array ?? []).contains { ExpectedChat.reasoning($0["delta"] ?? .null) != nil }
-            }
+            $0.isStream && !$0.isResponses
+                && $0.rawPayloads.contains { chunk in
+                    (chunk["choices"]?.array ?? []).contains { ExpectedChat.reasoning($0["delta"] ?? .null) != nil }
+                }
         }
         XCTAssertFalse(recordings.isEmpty)
         for recording in recordings {
@@ -136,11 +139,14 @@ final class RealTrafficTests: XCTestCase {
         let groq = try XCTUnwrap(all.first { $0.provider == "groq" })
         let completion = try await groq.client().chat.completions.create(Self.chatRequest)
         XCTAssertEqual(completion.undeclaredMembers["x_groq"]?["id"], "req_01j6yb3tceeb0bjyqs3751ehv3")
-        XCTAssertEqual(completion.usage?.undeclaredMembers.keys, ["queue_time", "prompt_time", "completion_time", "total_time"])
+        XCTAssertEqual(
+            completion.usage?.undeclaredMembers.keys, ["queue_time", "prompt_time", "completion_time", "total_time"])
         XCTAssertEqual(completion.usage?.undeclaredMembers["total_time"]?.doubleValue, 0.023868644)
         // The deviation report lists them by path.
         let report = SpecDeviationReport(completion)
-        XCTAssertEqual(report.undeclaredMembers.map(\.description), ["x_groq", "usage: queue_time, prompt_time, completion_time, total_time"])
+        XCTAssertEqual(
+            report.undeclaredMembers.map(\.description),
+            ["x_groq", "usage: queue_time, prompt_time, completion_time, total_time"])
     }
 
     // MARK: Checks

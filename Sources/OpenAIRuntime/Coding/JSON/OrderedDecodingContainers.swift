@@ -189,7 +189,8 @@ extension OrderedDecoding {
     /// A decoding of its own for the value at `index`, with the first `depth` steps of this path
     /// and `step`: for containers and decoders that outlive the current step.
     func detached(at index: Int, depth: Int, _ step: PathComponent) -> OrderedDecoding {
-        OrderedDecoding(document, userInfo: userInfo, isStrict: isStrict, node: index, path: path.prefix(depth) + [step])
+        OrderedDecoding(
+            document, userInfo: userInfo, isStrict: isStrict, node: index, path: path.prefix(depth) + [step])
     }
 }
 

@@ -110,7 +110,8 @@ final class OrderedDecoding: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try expect(.object, KeyedDecodingContainer<Key>.self)
-        return KeyedDecodingContainer(OrderedKeyedDecodingContainer<Key>(decoding: self, object: node, depth: path.count))
+        return KeyedDecodingContainer(
+            OrderedKeyedDecodingContainer<Key>(decoding: self, object: node, depth: path.count))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -130,7 +131,8 @@ final class OrderedDecoding: Decoder {
                 type,
                 DecodingError.Context(
                     codingPath: codingPath,
-                    debugDescription: "Cannot get \(kind == .object ? "keyed" : "unkeyed") decoding container -- found null value instead"
+                    debugDescription:
+                        "Cannot get \(kind == .object ? "keyed" : "unkeyed") decoding container -- found null value instead"
                 ))
         }
         throw mismatch(kind == .object ? [String: Any].self : [Any].self, at: node)
@@ -193,7 +195,8 @@ final class OrderedDecoding: Decoder {
         throw DecodingError.dataCorrupted(
             DecodingError.Context(
                 codingPath: codingPath,
-                debugDescription: "Parsed JSON number <\(String(decoding: text, as: UTF8.self))> does not fit in \(T.self)."))
+                debugDescription:
+                    "Parsed JSON number <\(String(decoding: text, as: UTF8.self))> does not fit in \(T.self)."))
     }
 
     /// The integer of an integer's text (`-?[0-9]+`), or `nil` when it overflows `T`.
@@ -246,7 +249,8 @@ final class OrderedDecoding: Decoder {
     private func data(at index: Int) throws -> Data {
         guard let data = Data(base64Encoded: try string(at: index)) else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
+                DecodingError.Context(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64.")
+            )
         }
         return data
     }

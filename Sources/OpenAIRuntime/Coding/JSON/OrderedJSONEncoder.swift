@@ -307,7 +307,8 @@ protocol SortedKeysEncodable {
     func encodeSorted(to encoder: OrderedEncoding) throws
 }
 
-extension Dictionary: SortedKeysEncodable where Key: Comparable & CustomStringConvertible & Encodable, Value: Encodable {
+extension Dictionary: SortedKeysEncodable
+where Key: Comparable & CustomStringConvertible & Encodable, Value: Encodable {
     func encodeSorted(to encoder: OrderedEncoding) throws {
         guard Key.self == String.self || Key.self == Int.self else {
             try encode(to: encoder)
