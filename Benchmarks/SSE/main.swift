@@ -8,11 +8,13 @@
 //   openai-bench-sse rss-client <multiplier> [events]   the same through the client's typed stream
 //                                   (SwiftPM build only)
 //   openai-bench-sse decode [runs] [events]    SwiftPM build only: framing + decoding into the generated
-//                                   event types through the client (OpenAIStream) vs JSONDecoder
-//                                   decoding the same payloads alone
+//                                   event types through the client (OpenAIStream) vs Foundation's
+//                                   JSONDecoder (and the SDK's OrderedJSONDecoder) decoding the same
+//                                   payloads alone
 //   openai-bench-sse coding [runs] [count]     SwiftPM build only: values per second through the generated
-//                                   code alone: JSONEncoder encoding a chat and a Responses request,
-//                                   JSONDecoder decoding a Response, and `==` on two equal Responses
+//                                   code alone: encoding a chat and a Responses request and decoding a
+//                                   Response with the SDK's coders and with Foundation's (`_foundation`),
+//                                   and `==` on two equal Responses
 // `events` is the length of each stream (default 100,000; Scripts/bench-sse.sh's smoke mode passes a
 // few hundred).
 
@@ -309,9 +311,15 @@ func peakRSSKilobytes() -> Int {
         return (Double(now() - start) / 1e9, count)
     }
 
-    /// Seconds for JSONDecoder alone to decode the same payloads, given as `Data` up front.
-    func jsonDecoderOnce(_ payloads: [Data], responses: Bool) throws -> Double {
-        let decoder = JSONDecoder()
+    /// A decoder of payloads: Foundation's `JSONDecoder` or the SDK's `OrderedJSONDecoder`.
+    protocol PayloadDecoder {
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+    }
+    extension JSONDecoder: PayloadDecoder {}
+    extension OrderedJSONDecoder: PayloadDecoder {}
+
+    /// Seconds for `decoder` alone to decode the same payloads, given as `Data` up front.
+    func decoderOnce(_ decoder: some PayloadDecoder, _ payloads: [Data], responses: Bool) throws -> Double {
         var count = 0
         let start = now()
         for payload in payloads {
@@ -336,21 +344,25 @@ func peakRSSKilobytes() -> Int {
             let payloads = parser.consume(bytes).filter { $0.data != "[DONE]" }.map { Data($0.data.utf8) }
             var clientTimes: [Double] = []
             var baseTimes: [Double] = []
+            var orderedTimes: [Double] = []
             var events = 0
             for _ in 0..<runs {
                 let (seconds, count) = try await clientDecodeOnce(bytes, responses: responses)
                 clientTimes.append(seconds)
                 events = count
-                baseTimes.append(try jsonDecoderOnce(payloads, responses: responses))
+                baseTimes.append(try decoderOnce(JSONDecoder(), payloads, responses: responses))
+                orderedTimes.append(try decoderOnce(OrderedJSONDecoder(), payloads, responses: responses))
             }
             let client = median(clientTimes)
             let base = median(baseTimes)
+            let ordered = median(orderedTimes)
             let ratio = client / base
             ratios.append(ratio)
             print(
                 "\(name) decode: framing+decoding via OpenAIStream \(String(format: "%.1f", Double(bytes.count) / 1e6 / client)) MB/s, "
                     + "\(String(format: "%.0f", Double(payloads.count) / client)) events/s; JSONDecoder alone "
-                    + "\(String(format: "%.0f", Double(payloads.count) / base)) events/s; ratio \(String(format: "%.3f", ratio)) "
+                    + "\(String(format: "%.0f", Double(payloads.count) / base)) events/s; OrderedJSONDecoder alone "
+                    + "\(String(format: "%.0f", Double(payloads.count) / ordered)) events/s; ratio \(String(format: "%.3f", ratio)) "
                     + "(\(events) elements, median of \(runs))")
         }
         return ratios.max()!
@@ -414,21 +426,31 @@ func peakRSSKilobytes() -> Int {
             }
             return median(rates)
         }
-        let encoder = JSONEncoder()
-        let chatRate = try rate { try (0..<count).reduce(0) { sum, _ in sum + (try encoder.encode(chat)).count } }
-        let responsesRate = try rate {
-            try (0..<count).reduce(0) { sum, _ in sum + (try encoder.encode(responsesRequest)).count }
-        }
-        let decodeRate = try rate {
-            try (0..<count).reduce(0) { sum, _ in
-                sum + (try decoder.decode(Response.self, from: responseData)).output.count
+        // What the SDK sends and reads with (`OrderedJSONEncoder`, `OrderedJSONDecoder`), then
+        // Foundation's coders on the same types (`_foundation`).
+        let format = { (value: Double) in String(format: "%.0f", value) }
+        let ordered = OrderedJSONEncoder()
+        let foundation = JSONEncoder()
+        for (suffix, encode) in [
+            ("", { (value: any Encodable) in try ordered.encode(value) }),
+            ("_foundation", { (value: any Encodable) in try foundation.encode(value) }),
+        ] as [(String, (any Encodable) throws -> Data)] {
+            let chatRate = try rate { try (0..<count).reduce(0) { sum, _ in sum + (try encode(chat)).count } }
+            let responsesRate = try rate {
+                try (0..<count).reduce(0) { sum, _ in sum + (try encode(responsesRequest)).count }
             }
+            print("coding_encode_chat_request\(suffix)_per_s: \(format(chatRate))")
+            print("coding_encode_responses_request\(suffix)_per_s: \(format(responsesRate))")
+        }
+        for (suffix, reader) in [("", OrderedJSONDecoder() as any PayloadDecoder), ("_foundation", decoder)] {
+            let decodeRate = try rate {
+                try (0..<count).reduce(0) { sum, _ in
+                    sum + (try reader.decode(Response.self, from: responseData)).output.count
+                }
+            }
+            print("coding_decode_response\(suffix)_per_s: \(format(decodeRate))")
         }
         let equalRate = rate { (0..<count).reduce(0) { sum, _ in sum + (response == other ? 1 : 0) } }
-        let format = { (value: Double) in String(format: "%.0f", value) }
-        print("coding_encode_chat_request_per_s: \(format(chatRate))")
-        print("coding_encode_responses_request_per_s: \(format(responsesRate))")
-        print("coding_decode_response_per_s: \(format(decodeRate))")
         print("coding_equal_response_per_s: \(format(equalRate))")
     }
 

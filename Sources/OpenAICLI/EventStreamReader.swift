@@ -49,10 +49,20 @@ struct EventStreamReader {
                 try event(payload)
             }
         }
+        var midEvent = false
         do {
             for try await chunk in response.body {
                 try bytes(chunk)
                 for sent in parser.consume(chunk) { try handle(sent) }
+            }
+            // A last event without its blank line counts when it is whole (`data: [DONE]\n` and
+            // the end of the body, as Anthropic's compatible endpoint ends), as the SDK's streams do.
+            if let last = parser.pendingEvent,
+                last.data.hasPrefix("[DONE]") || (try? JSON.parse(Array(last.data.utf8))) != nil
+            {
+                try handle(last)
+            } else {
+                midEvent = parser.hasIncompleteEvent
             }
             for sent in parser.finish() { try handle(sent) }
         } catch let error as OpenAIError where error.kind != .connection && error.kind != .timeout {
@@ -67,7 +77,7 @@ struct EventStreamReader {
                 message: "The stream was cut off after \(StreamTracker.count(tracker.events)): \(reason)",
                 requestID: requestID)
         }
-        if !tracker.complete(midEvent: parser.hasIncompleteEvent) {
+        if !tracker.complete(midEvent: midEvent) {
             throw OpenAIError(
                 kind: .missingTerminalEvent,
                 message: "The stream ended after \(StreamTracker.count(tracker.events)) without its final event"

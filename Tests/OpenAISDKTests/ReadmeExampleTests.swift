@@ -123,4 +123,54 @@ final class ReadmeExampleTests: XCTestCase {
         let json = try JSONValue(encoding: request)
         XCTAssertEqual(json, ["messages": [["role": "user", "content": "Say hello."]], "model": "gpt-4o"])
     }
+
+    /// The README's provider example, verbatim apart from the client (made from
+    /// `.provider("deepseek")`) being passed in.
+    static func provider(_ client: OpenAIClient) async throws -> CreateChatCompletionRequest {
+        var request = CreateChatCompletionRequest(messages: [.user(.init(content: "Is 9.11 > 9.9?"))], model: "deepseek-reasoner")
+        request.maxCompletionTokens = 2048  // sent as `max_tokens`, DeepSeek's name for it
+        let completion = try await client.chat.completions.create(request)
+        print(completion.choices[0].message.reasoningText ?? "", completion.choices[0].message.contentText ?? "")
+        return request
+    }
+
+    /// The README's undeclared members example, verbatim.
+    static func undeclaredMembers(_ completion: CreateChatCompletionResponse) throws -> CreateChatCompletionRequest {
+        let citations = try completion.undeclaredMembers["citations"]?.decode(as: [String].self)
+        var request = CreateChatCompletionRequest(messages: [.user(.init(content: "Hi"))], model: "deepseek-reasoner")
+        request.undeclaredMembers["thinking"] = ["type": "enabled"]
+        XCTAssertEqual(citations, ["https://a.example"])
+        return request
+    }
+
+    func testTheProviderExamplesSendWhatTheReadmeSays() async throws {
+        let reply = #"{"id":"c","object":"chat.completion","created":1,"model":"deepseek-reasoner","citations":["https://a.example"],"choices":[{"index":0,"message":{"role":"assistant","content":"No.","reasoning_content":"9.11 < 9.9"},"finish_reason":"stop"}]}"#
+        let transport = ScriptedTransport { _, _ in
+            HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(reply.utf8))
+        }
+        var configuration = try OpenAIClient.Configuration.provider("deepseek", apiKey: "sk-deep", environment: [:])
+        configuration.maxRetries = 0
+        let client = try OpenAIClient(configuration: configuration, transport: transport, sleeper: NoSleep(), jitter: { 0 })
+        _ = try await Self.provider(client)
+        let completion = try await client.chat.completions.create(.init(messages: [], model: "deepseek-reasoner"))
+        XCTAssertEqual(completion.choices[0].message.reasoningText, "9.11 < 9.9")
+        let sent = try JSONValue(parsing: try XCTUnwrap(transport.requests.first?.bodyData))
+        XCTAssertEqual(sent["max_tokens"], 2048)
+        XCTAssertNil(sent["max_completion_tokens"])
+        let request = try Self.undeclaredMembers(completion)
+        XCTAssertEqual(try JSONValue(encoding: request)["thinking"], ["type": "enabled"])
+    }
+
+    func testTheReadmesProviderTableIsTheCatalogue() throws {
+        let readme = try String(contentsOf: SharedData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = readme.split(separator: "\n").map { row -> [String] in
+            row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "") }
+        }.filter { $0.count == 5 && $0[2].hasPrefix("http") }
+        XCTAssertEqual(table.map { $0[0] }, ProviderPreset.all.map(\.id))
+        for (row, preset) in zip(table, ProviderPreset.all) {
+            XCTAssertEqual(row[1], preset.name)
+            XCTAssertEqual(row[2], preset.baseURL.absoluteString)
+            XCTAssertEqual(row[3], preset.apiKeyVariable ?? "none")
+        }
+    }
 }

@@ -72,8 +72,8 @@ extension JSONValue: Codable {
     ///
     /// - Throws: `EncodingError.invalidValue` for a number that is not finite.
     public func encode(to encoder: any Encoder) throws {
-        if let encoding = encoder as? OrderedEncoding {
-            encoding.result = .json(self)
+        if type(of: encoder) == OrderedEncoding.self {
+            (encoder as! OrderedEncoding).result = .json(self)
             return
         }
         switch self {

@@ -18,14 +18,13 @@ import Foundation
 /// not yet read, so an object whose members come in the schema's order is read in one pass; under
 /// another decoder (Foundation's `JSONDecoder`) the reader goes through `KeyedDecodingContainer`.
 package struct ObjectReader {
-    private enum Source {
-        /// The SDK's decoder: the object's node, and the length of its coding path.
-        case ordered(OrderedDecoding, object: Int, depth: Int)
-        /// Any other decoder.
-        case keyed(KeyedDecodingContainer<AnyCodingKey>)
-    }
-
-    private let source: Source
+    /// The SDK's decoder, the object's node and the length of its coding path; `nil` under
+    /// another decoder, whose keyed container ``keyed`` is then. (Fields, not an enum with
+    /// payloads: reading them costs no retain per member.)
+    private let ordered: OrderedDecoding?
+    private let object: Int
+    private let depth: Int
+    private let keyed: KeyedDecodingContainer<AnyCodingKey>?
     private let strict: Bool
     /// How many placeholder structs enclose this one (0 for real JSON).
     private let placeholderDepth: Int
@@ -40,8 +39,10 @@ package struct ObjectReader {
     private var claimedBeyond: Set<Int> = []
     private var firstUnread = 0
     private var firstUnreadNode = 0
-    /// Keyed source: the names asked for.
-    private var askedNames: [String] = []
+    /// Keyed source: the names asked for (as literals: no `String` built per member), and whether
+    /// `additionalProperties` read every other member.
+    private var askedNames: [StaticString] = []
+    private var claimsEveryMember = false
 
     /// Opens the object.
     ///
@@ -49,20 +50,27 @@ package struct ObjectReader {
     package init(_ decoder: any Decoder) throws {
         var decoder = decoder
         var isCase = false
-        if let caseDecoder = decoder as? UnionCaseDecoder {
+        // Metatype comparisons before any cast: a failed cast of an existential costs more than
+        // the rest of opening the object.
+        if type(of: decoder) == UnionCaseDecoder.self {
             // A union trying this type as one of its cases: the case's own members decide.
-            decoder = caseDecoder.base
+            decoder = (decoder as! UnionCaseDecoder).base
             isCase = true
         }
-        if let decoding = decoder as? OrderedDecoding {
+        if type(of: decoder) == OrderedDecoding.self {
+            let decoding = decoder as! OrderedDecoding
             try decoding.expect(.object, KeyedDecodingContainer<AnyCodingKey>.self)
-            source = .ordered(decoding, object: decoding.node, depth: decoding.path.count)
+            ordered = decoding
+            object = decoding.node
+            depth = decoding.path.count
+            keyed = nil
             strict = isCase || decoding.isStrict
             placeholderDepth = 0
             firstUnreadNode = decoding.node + 1
             return
         }
-        if let absent = decoder as? AbsentValueDecoder {
+        if type(of: decoder) == AbsentValueDecoder.self {
+            let absent = decoder as! AbsentValueDecoder
             strict = false
             placeholderDepth = absent.depth
         } else {
@@ -71,7 +79,10 @@ package struct ObjectReader {
             strict = isCase || (!userInfo.isEmpty && (userInfo[.openAIDecodingMode] as? DecodingMode) == .strict)
             placeholderDepth = 0
         }
-        source = .keyed(try decoder.container(keyedBy: AnyCodingKey.self))
+        keyed = try decoder.container(keyedBy: AnyCodingKey.self)
+        ordered = nil
+        object = 0
+        depth = 0
     }
 
     /// The deviations found, for the struct's ``SpecDeviationReporting/specDeviations``.
@@ -85,8 +96,7 @@ package struct ObjectReader {
     /// ``SpecDeviationReporting/undeclaredMembers``: in the order received (sorted by name from a
     /// decoder that keeps no order). A member named twice counts once, by its first value.
     package func undeclaredMembers() -> JSONObject {
-        switch source {
-        case .ordered(let decoding, let object, _):
+        if let decoding = ordered {
             let document = decoding.document
             let count = Int(document.nodes[object].length)
             guard firstUnread < count else { return JSONObject() }
@@ -100,14 +110,29 @@ package struct ObjectReader {
                 name = document.after(name + 1)
             }
             return result
-        case .keyed(let container):
+        } else {
+            let container = keyed!
+            guard !claimsEveryMember else { return JSONObject() }
+            let keys = container.allKeys
+            guard keys.count > askedNames.count || keys.contains(where: { !isAsked($0.stringValue) }) else {
+                return JSONObject()
+            }
             var result = JSONObject()
-            let asked = Set(askedNames)
-            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
-            where !asked.contains(key.stringValue) {
+            for key in keys.sorted(by: { $0.stringValue < $1.stringValue }) where !isAsked(key.stringValue) {
                 result[key.stringValue] = (try? container.decode(JSONValue.self, forKey: key)) ?? .null
             }
             return result
+        }
+    }
+
+    /// Whether `name` is one of the names asked for (keyed source).
+    private func isAsked(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            askedNames.contains { asked in
+                asked.utf8CodeUnitCount == bytes.count
+                    && asked.withUTF8Buffer { $0.elementsEqual(bytes) }
+            }
         }
     }
 
@@ -118,8 +143,7 @@ package struct ObjectReader {
     package mutating func required<T: Decodable>(_ type: T.Type, _ name: StaticString) throws -> T {
         asked += 1
         requiresAny = true
-        switch source {
-        case .ordered(let decoding, let object, _):
+        if let decoding = ordered {
             guard let member = claim(name, decoding, object) else {
                 return try recoverRequired(T.self, name, .missing, error: nil)
             }
@@ -131,9 +155,10 @@ package struct ObjectReader {
                 let failure: Failure = decoding.isNull(member + 1) ? .null : .invalid(decoding.value(at: member + 1))
                 return try recoverRequired(T.self, name, failure, error: error)
             }
-        case .keyed(let container):
+        } else {
+            let container = keyed!
             let key = AnyCodingKey(name)
-            askedNames.append(key.stringValue)
+            askedNames.append(name)
             do {
                 let value = try container.decode(T.self, forKey: key)
                 present += 1
@@ -179,8 +204,7 @@ package struct ObjectReader {
     /// - Throws: In strict mode, the `DecodingError` of a member of another type.
     package mutating func optional<T: Decodable>(_ type: T.Type, _ name: StaticString) throws -> T? {
         asked += 1
-        switch source {
-        case .ordered(let decoding, let object, _):
+        if let decoding = ordered {
             guard let member = claim(name, decoding, object), !decoding.isNull(member + 1) else { return nil }
             present += 1
             do {
@@ -190,9 +214,10 @@ package struct ObjectReader {
                 record(.invalid(decoding.value(at: member + 1)), name)
                 return nil
             }
-        case .keyed(let container):
+        } else {
+            let container = keyed!
             let key = AnyCodingKey(name)
-            askedNames.append(key.stringValue)
+            askedNames.append(name)
             do {
                 let value = try container.decodeIfPresent(T.self, forKey: key)
                 if value != nil { present += 1 }
@@ -218,12 +243,12 @@ package struct ObjectReader {
         asked += 1
         if required { requiresAny = true }
         let value: JSONValue?
-        switch source {
-        case .ordered(let decoding, let object, _):
+        if let decoding = ordered {
             value = claim(name, decoding, object).map { decoding.value(at: $0 + 1) }
-        case .keyed(let container):
+        } else {
+            let container = keyed!
             let key = AnyCodingKey(name)
-            askedNames.append(key.stringValue)
+            askedNames.append(name)
             value = container.contains(key) ? (try? container.decode(JSONValue.self, forKey: key)) ?? .null : nil
         }
         guard let value, value != .null else {
@@ -254,8 +279,7 @@ package struct ObjectReader {
         _ type: Value.Type, excluding known: Set<String>
     ) throws -> [String: Value] {
         var result: [String: Value] = [:]
-        switch source {
-        case .ordered(let decoding, let object, _):
+        if let decoding = ordered {
             let document = decoding.document
             var name = object + 1
             for member in 0..<Int(document.nodes[object].length) {
@@ -270,9 +294,10 @@ package struct ObjectReader {
                     deviations.append(.init(member: key, kind: .invalid(received: decoding.value(at: name + 1))))
                 }
             }
-        case .keyed(let members):
+        } else {
+            let members = keyed!
+            claimsEveryMember = true
             for key in members.allKeys where !known.contains(key.stringValue) {
-                askedNames.append(key.stringValue)
                 do {
                     result[key.stringValue] = try members.decode(Value.self, forKey: key)
                 } catch let error as DecodingError {
@@ -317,7 +342,7 @@ package struct ObjectReader {
         } else {
             claimedBeyond.insert(member)
         }
-        guard member == firstUnread, case .ordered(let decoding, let object, _) = source else { return }
+        guard member == firstUnread, let decoding = ordered else { return }
         let count = Int(decoding.document.nodes[object].length)
         firstUnreadNode = decoding.document.after(node + 1)
         firstUnread += 1
@@ -356,10 +381,8 @@ package struct ObjectReader {
     }
 
     private var codingPath: [any CodingKey] {
-        switch source {
-        case .ordered(let decoding, _, let depth): decoding.codingPath(depth: depth)
-        case .keyed(let container): container.codingPath
-        }
+        if let decoding = ordered { return decoding.codingPath(depth: depth) }
+        return keyed!.codingPath
     }
 
     private func missing(_ name: StaticString) -> DecodingError {

@@ -30,7 +30,8 @@ package struct ObjectWriter {
     /// - Parameter deviations: The struct's ``SpecDeviationReporting/specDeviations``, whose
     ///   invalid values are written for members that are `nil`.
     package init(_ encoder: any Encoder, _ deviations: SpecDeviations = SpecDeviations()) {
-        if let encoding = encoder as? OrderedEncoding {
+        if type(of: encoder) == OrderedEncoding.self {
+            let encoding = encoder as! OrderedEncoding
             target = .ordered(encoding, encoding.object())
         } else {
             target = .keyed(encoder.container(keyedBy: AnyCodingKey.self))
@@ -158,7 +159,16 @@ package struct ObjectWriter {
         case .ordered(_, let object):
             object.set(name.description, .json(value))
         case .keyed(var container):
-            try container.encode(value, forKey: AnyCodingKey(name))
+            // The container's own methods for the primitives, as before members were JSON values.
+            let key = AnyCodingKey(name)
+            switch value {
+            case .string(let text): try container.encode(text, forKey: key)
+            case .int(let number): try container.encode(number, forKey: key)
+            case .bool(let flag): try container.encode(flag, forKey: key)
+            case .double(let number): try container.encode(number, forKey: key)
+            case .null: try container.encodeNil(forKey: key)
+            case .array, .object: try container.encode(value, forKey: key)
+            }
         }
     }
 

@@ -365,7 +365,10 @@ extension OrderedDecoding {
     /// `decoder` as an ``OrderedDecoding``, looking through the decoder a union hands its cases.
     @inline(__always)
     static func unwrapping(_ decoder: any Decoder) -> OrderedDecoding? {
-        if let decoding = decoder as? OrderedDecoding { return decoding }
+        // Metatype comparisons first: a failed cast of an existential is not cheap.
+        let type = type(of: decoder)
+        if type == OrderedDecoding.self { return decoder as? OrderedDecoding }
+        guard type == UnionCaseDecoder.self else { return nil }
         return (decoder as? UnionCaseDecoder)?.base as? OrderedDecoding
     }
 }
