@@ -127,7 +127,8 @@ final class ReadmeExampleTests: XCTestCase {
     /// The README's provider example, verbatim apart from the client (made from
     /// `.provider("deepseek")`) being passed in.
     static func provider(_ client: OpenAIClient) async throws -> CreateChatCompletionRequest {
-        var request = CreateChatCompletionRequest(messages: [.user(.init(content: "Is 9.11 > 9.9?"))], model: "deepseek-reasoner")
+        var request = CreateChatCompletionRequest(
+            messages: [.user(.init(content: "Is 9.11 > 9.9?"))], model: "deepseek-reasoner")
         request.maxCompletionTokens = 2048  // sent as `max_tokens`, DeepSeek's name for it
         let completion = try await client.chat.completions.create(request)
         print(completion.choices[0].message.reasoningText ?? "", completion.choices[0].message.contentText ?? "")
@@ -144,13 +145,15 @@ final class ReadmeExampleTests: XCTestCase {
     }
 
     func testTheProviderExamplesSendWhatTheReadmeSays() async throws {
-        let reply = #"{"id":"c","object":"chat.completion","created":1,"model":"deepseek-reasoner","citations":["https://a.example"],"choices":[{"index":0,"message":{"role":"assistant","content":"No.","reasoning_content":"9.11 < 9.9"},"finish_reason":"stop"}]}"#
+        let reply =
+            #"{"id":"c","object":"chat.completion","created":1,"model":"deepseek-reasoner","citations":["https://a.example"],"choices":[{"index":0,"message":{"role":"assistant","content":"No.","reasoning_content":"9.11 < 9.9"},"finish_reason":"stop"}]}"#
         let transport = ScriptedTransport { _, _ in
             HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(reply.utf8))
         }
         var configuration = try OpenAIClient.Configuration.provider("deepseek", apiKey: "sk-deep", environment: [:])
         configuration.maxRetries = 0
-        let client = try OpenAIClient(configuration: configuration, transport: transport, sleeper: NoSleep(), jitter: { 0 })
+        let client = try OpenAIClient(
+            configuration: configuration, transport: transport, sleeper: NoSleep(), jitter: { 0 })
         _ = try await Self.provider(client)
         let completion = try await client.chat.completions.create(.init(messages: [], model: "deepseek-reasoner"))
         XCTAssertEqual(completion.choices[0].message.reasoningText, "9.11 < 9.9")
@@ -164,7 +167,9 @@ final class ReadmeExampleTests: XCTestCase {
     func testTheReadmesProviderTableIsTheCatalogue() throws {
         let readme = try String(contentsOf: SharedData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let table = readme.split(separator: "\n").map { row -> [String] in
-            row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "") }
+            row.split(separator: "|").map {
+                $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "")
+            }
         }.filter { $0.count == 5 && $0[2].hasPrefix("http") }
         XCTAssertEqual(table.map { $0[0] }, ProviderPreset.all.map(\.id))
         for (row, preset) in zip(table, ProviderPreset.all) {

@@ -57,6 +57,29 @@ final class StreamAccumulatorCostTests: XCTestCase {
         XCTAssertLessThan(refusal.moves, Self.maxMoves, "the refusal was copied per chunk")
     }
 
+    func testReasoningAndOtherUndeclaredDeltaMembersGrowInPlace() {
+        var accumulator = ChatCompletionStreamAccumulator()
+        var reasoning = MoveCounter()
+        var member = MoveCounter()
+        var details = MoveCounter()
+        for piece in Self.pieces {
+            var chunk = Self.chatTemplate
+            chunk.choices[0].delta.undeclaredMembers = [
+                "reasoning_content": .string(piece),
+                "reasoning_details": [["type": "reasoning.text", "index": 0, "text": .string(piece)]],
+            ]
+            accumulator.append(chunk)
+            reasoning.observe(accumulator.reasoning())
+            let members = accumulator.completion?.choices[0].message.undeclaredMembers
+            member.observe(members?["reasoning_content"]?.stringValue)
+            details.observe(members?["reasoning_details"]?[0]?["text"]?.stringValue)
+        }
+        XCTAssertEqual(accumulator.reasoning(), Self.text)
+        XCTAssertLessThan(reasoning.moves, Self.maxMoves, "the reasoning was copied per chunk")
+        XCTAssertLessThan(member.moves, Self.maxMoves, "reasoning_content was copied per chunk")
+        XCTAssertLessThan(details.moves, Self.maxMoves, "reasoning_details[0].text was copied per chunk")
+    }
+
     func testChatToolCallArgumentsAndCustomInputGrowInPlace() {
         var accumulator = ChatCompletionStreamAccumulator()
         var function = MoveCounter()

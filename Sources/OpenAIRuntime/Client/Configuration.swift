@@ -77,7 +77,7 @@ extension OpenAIClient {
         /// adapts Chat Completions requests to its ``ProviderPreset/Dialect`` (leaving out or
         /// renaming what it rejects, each change logged at ``OpenAILogger/Level/warning``) and
         /// sends the key in its ``ProviderPreset/keyHeader``. Set by
-        /// ``provider(_:apiKey:environment:)``; `nil` by default.
+        /// `provider(_:apiKey:environment:)`; `nil` by default.
         public var provider: ProviderPreset?
 
         /// The default of ``maxStreamEventBytes``: 64 MiB.

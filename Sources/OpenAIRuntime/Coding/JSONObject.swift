@@ -17,7 +17,7 @@ public struct JSONObject: Sendable {
     /// The members' names, in order.
     public private(set) var keys: [String]
     /// The members' values, in the order of ``keys``.
-    public private(set) var values: [JSONValue]
+    public internal(set) var values: [JSONValue]
     /// Positions by name, kept once the object outgrows a linear search.
     private var positions: [String: Int]?
 
@@ -182,7 +182,15 @@ extension JSONObject: RandomAccessCollection {
 
 extension JSONObject: Hashable {
     /// Whether both objects hold the same members with equal values, in any order.
+    @inlinable
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        // Inlined for the common case, two empty objects: every generated struct compares one.
+        if lhs.keys.isEmpty { return rhs.keys.isEmpty }
+        return haveEqualMembers(lhs, rhs)
+    }
+
+    @usableFromInline
+    static func haveEqualMembers(_ lhs: JSONObject, _ rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.keys == rhs.keys { return lhs.values == rhs.values }
         for (key, value) in lhs {

@@ -80,6 +80,7 @@ package struct ObjectReader {
             placeholderDepth = 0
         }
         keyed = try decoder.container(keyedBy: AnyCodingKey.self)
+        askedNames.reserveCapacity(16)
         ordered = nil
         object = 0
         depth = 0

@@ -4,7 +4,7 @@ import Foundation
 /// Chat Completions requests differ from OpenAI's (its ``Dialect``).
 ///
 /// The SDK carries a catalogue of them (``all``, read from `ProviderCatalogue.swift`: one JSON
-/// entry per provider, so adding one is a data entry); ``OpenAIClient/Configuration/provider(_:apiKey:environment:)``
+/// entry per provider, so adding one is a data entry); `OpenAIClient.Configuration.provider(_:apiKey:environment:)`
 /// makes a configuration of one, and the client then adapts each Chat Completions request to
 /// the dialect, reporting every change through the configuration's ``OpenAILogger``.
 ///

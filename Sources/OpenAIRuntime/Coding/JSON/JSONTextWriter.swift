@@ -23,9 +23,9 @@ struct JSONTextWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let object):
             bytes.append(UInt8(ascii: "{"))
-            for (index, key) in object.keys.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeString(key)
+            for (position, index) in object.writtenOrder.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(object.keys[index])
                 bytes.append(UInt8(ascii: ":"))
                 try write(object.items[index])
             }

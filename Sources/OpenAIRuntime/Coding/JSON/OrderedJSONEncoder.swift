@@ -80,7 +80,11 @@ enum EncodedValue {
             return .double(Double(text) ?? .nan)
         case .array(let array): return .array(try array.items.map { try $0.jsonValue() })
         case .object(let object):
-            return .object(JSONObject(uniqueKeys: object.keys, values: try object.items.map { try $0.jsonValue() }))
+            let order = object.writtenOrder
+            return .object(
+                JSONObject(
+                    uniqueKeys: order.map { object.keys[$0] },
+                    values: try order.map { try object.items[$0].jsonValue() }))
         }
     }
 }
@@ -93,6 +97,13 @@ final class EncodedObject {
     private(set) var keys: [String] = []
     private(set) var items: [EncodedValue] = []
     private var positions: [String: Int]?
+    /// Whether the members are written sorted by name (a `Dictionary`'s, which have no order).
+    var sortsKeys = false
+
+    /// The positions of the members in the order they are written.
+    var writtenOrder: [Int] {
+        sortsKeys ? keys.indices.sorted { keys[$0] < keys[$1] } : Array(keys.indices)
+    }
 
     func set(_ key: String, _ value: EncodedValue) {
         if let position = position(of: key) {
@@ -136,8 +147,8 @@ final class OrderedEncoding: Encoder {
     var codingPath: [any CodingKey] {
         var path: [any CodingKey] = []
         var node: OrderedEncoding? = self
-        while let current = node, let key = current.key {
-            path.append(key)
+        while let current = node {
+            if let key = current.key { path.append(key) }
             node = current.parent
         }
         return path.reversed()
@@ -146,8 +157,28 @@ final class OrderedEncoding: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { options }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(OrderedKeyedEncodingContainer<Key>(encoding: self, object: object()))
+        let object = object()
+        if isProbe {
+            probedKeyType = ObjectIdentifier(Key.self)
+        } else if ObjectIdentifier(Key.self) == Self.dictionaryKeyType {
+            // A `Dictionary` encodes its members in its hash order, which changes per process.
+            object.sortsKeys = true
+        }
+        return KeyedEncodingContainer(OrderedKeyedEncodingContainer<Key>(encoding: self, object: object))
     }
+
+    /// Whether this encoding only finds ``dictionaryKeyType``, and what it found.
+    private var isProbe = false
+    private var probedKeyType: ObjectIdentifier?
+
+    /// The coding key type of the standard library's `Dictionary` with `String` or `Int` keys
+    /// (a private type), found once by encoding one.
+    private static let dictionaryKeyType: ObjectIdentifier? = {
+        let probe = OrderedEncoding(parent: nil, key: nil, userInfo: [:])
+        probe.isProbe = true
+        try? ["key": 0].encode(to: probe)
+        return probe.probedKeyType
+    }()
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         OrderedUnkeyedEncodingContainer(encoding: self, array: array())
@@ -190,12 +221,7 @@ final class OrderedEncoding: Encoder {
             return .number(decimal.description)
         }
         let encoding = key == nil && parent == nil && result == nil ? self : child(key)
-        if let dictionary = value as? any SortedKeysEncodable {
-            // A dictionary's own encoding follows its hash order, which changes per process.
-            try dictionary.encodeSorted(to: encoding)
-        } else {
-            try value.encode(to: encoding)
-        }
+        try value.encode(to: encoding)
         return encoding.result ?? .object(EncodedObject())
     }
 
@@ -299,25 +325,4 @@ struct OrderedIndexKey: CodingKey {
     init(_ index: Int) { intValue = index }
     init?(stringValue: String) { nil }
     init?(intValue: Int) { self.intValue = intValue }
-}
-
-/// A dictionary that ``OrderedEncoding`` writes with its keys sorted, the same in every process:
-/// `String` keys in code-point order, `Int` keys in numeric order.
-protocol SortedKeysEncodable {
-    func encodeSorted(to encoder: OrderedEncoding) throws
-}
-
-extension Dictionary: SortedKeysEncodable
-where Key: Comparable & CustomStringConvertible & Encodable, Value: Encodable {
-    func encodeSorted(to encoder: OrderedEncoding) throws {
-        guard Key.self == String.self || Key.self == Int.self else {
-            try encode(to: encoder)
-            return
-        }
-        let object = encoder.object()
-        for key in keys.sorted() {
-            let name = key.description
-            object.set(name, try encoder.box(self[key]!, at: AnyCodingKey(name)))
-        }
-    }
 }
