@@ -29,9 +29,13 @@ fi
 scratch=".build-bench-partial-json"
 mkdir -p "$scratch"
 set_bench_swiftc_flags
+# The decoder and JSONValue with what JSONValue stands on: JSONObject and the SDK's JSON coders.
 swiftc "${BENCH_SWIFTC_FLAGS[@]}" -swift-version 6 -module-name PartialJSONBench -package-name PartialJSONBench \
     Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift \
     Sources/OpenAIRuntime/StructuredOutputs/PartialJSONError.swift Sources/OpenAIRuntime/Coding/JSONValue.swift \
-    Sources/OpenAIRuntime/Coding/AnyCodingKey.swift Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2
+    Sources/OpenAIRuntime/Coding/JSONObject.swift Sources/OpenAIRuntime/Coding/JSON/*.swift \
+    Sources/OpenAIRuntime/Coding/UnionCaseDecoder.swift Sources/OpenAIRuntime/Coding/AbsentValueDecoder.swift \
+    Sources/OpenAIRuntime/Coding/DecodingMode.swift Sources/OpenAIRuntime/Coding/AnyCodingKey.swift \
+    Benchmarks/PartialJSON/main.swift -o "$scratch/bench" >&2
 echo "# bench-partial-json ($(uname -m), $(nproc) cores)"
 "$scratch/bench" "$runs" "$divisor"

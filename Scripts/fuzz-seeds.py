@@ -72,7 +72,7 @@ def seeds(target: str, fixtures: Path, generator_tests: Path) -> list[bytes]:
             b": c\n\ndata\n\n",
         ]
         return [path.read_bytes() for path in streams] + edges
-    if target == "PartialJSON":
+    if target in ("PartialJSON", "JSON"):
         payloads = sorted({payload for path in streams for payload in sse_payloads(path)}, key=len)[:300]
         edges = [b'{"a":"\\ud83d\\ude00\\u00e9","b":[1,-2.5e3,true,false,null],"c":{}}', b"[[[[[]]]]]", b"-0.0e+1"]
         return [path.read_bytes() for path in files(fixtures, "**/*.json")] + payloads + edges

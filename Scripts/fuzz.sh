@@ -3,6 +3,7 @@
 # per target, each an `LLVMFuzzerTestOneInput` function that also checks cheap invariants):
 #   SSE                  server-sent event framing (ServerSentEventParser), against WHATWG's reading
 #   PartialJSON          the partial-JSON decoder, against JSONDecoder; the depth limit
+#   JSON                 the SDK's JSON decoder and writer (OrderedJSONDecoder), against JSONDecoder; round trips
 #   WebSocketFrames      RFC 6455 framing (WebSocketFrameParser) and UTF-8 validation
 #   WebhookHeaders       WebhookVerifier on webhook-id / webhook-timestamp / webhook-signature
 #   ErrorBody            error replies (ErrorBody, OpenAIError.fromResponse) and their redaction
@@ -44,7 +45,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-ALL_TARGETS=(SSE PartialJSON WebSocketFrames WebhookHeaders ErrorBody YAMLSpec
+ALL_TARGETS=(SSE PartialJSON JSON WebSocketFrames WebhookHeaders ErrorBody YAMLSpec
     ResponseStreamEvent Response RealtimeServerEvent ChatCompletion)
 SCRATCH=".build-fuzz"
 FIXTURES="${FIXTURES:-$ROOT/../shared/fixtures}"
@@ -158,7 +159,7 @@ library() {
 # The modules a target links, in link order.
 libraries_of() {
     case "$1" in
-        SSE | PartialJSON | WebhookHeaders | ErrorBody) echo OpenAIRuntime ;;
+        SSE | PartialJSON | JSON | WebhookHeaders | ErrorBody) echo OpenAIRuntime ;;
         WebSocketFrames) ;;
         YAMLSpec) echo OpenAIGeneratorCore OpenAIGeneratorOpenAPI OpenAIYAML ;;
         *)
@@ -255,7 +256,7 @@ make_seeds() {
 # The longest input per target, in bytes: long enough for a real event or reply, short enough to stay fast.
 max_len_of() {
     case "$1" in
-        SSE | PartialJSON | WebSocketFrames | ErrorBody) echo 4096 ;;
+        SSE | PartialJSON | JSON | WebSocketFrames | ErrorBody) echo 4096 ;;
         *) echo 16384 ;;
     esac
 }

@@ -15,7 +15,7 @@
 #          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
-#   SKIP_FUZZ=1          skip Scripts/fuzz.sh (ten targets, 10 s each, two at once, built in .build-fuzz: about 2 min
+#   SKIP_FUZZ=1          skip Scripts/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
 #                        cold).
 #   SKIP_SANITIZE=1      skip Scripts/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy

@@ -66,6 +66,11 @@ final class OrderedJSONTests: XCTestCase {
         // A member named twice reads as its first value, as Foundation's JSONDecoder reads it.
         XCTAssertEqual(try decoder.decode([String: Int].self, from: Data(#"{"a":1,"a":2}"#.utf8)), ["a": 1])
         XCTAssertEqual(try JSONValue(parsing: Data(#"{"a":1,"a":2}"#.utf8)), ["a": 1])
+        // A comma before the end, as JSONDecoder reads it.
+        XCTAssertEqual(
+            try JSONValue(parsing: Data(#"{"a":[1,2,],"b":{"c":3,},}"#.utf8)), ["a": [1, 2], "b": ["c": 3]])
+        XCTAssertThrowsError(try JSONValue(parsing: Data("[,]".utf8)))
+        XCTAssertThrowsError(try JSONValue(parsing: Data("[1,,]".utf8)))
     }
 
     func testErrorsNameTheirPlaceAndKindAsFoundationsDo() throws {

@@ -46,7 +46,9 @@ package struct ObjectWriter {
     @inline(never)
     @_semantics("optimize.sil.specialize.generic.never")
     package mutating func encode<T: Encodable>(_ value: T, _ name: StaticString) throws {
-        if !deviations.isEmpty, case .invalid(let received)? = deviations[name.description], Self.isNil(value) {
+        if !deviations.isEmpty, case .invalid(let received)? = deviations[name.description], received != .null,
+            Self.isNil(value)
+        {
             // A required, nullable member that is `nil` because its value did not fit.
             return try write(received, name)
         }
@@ -175,7 +177,9 @@ package struct ObjectWriter {
     /// Writes `value`; for `nil`, the value received for the member when it did not fit its type.
     private mutating func writeIfPresent(_ value: JSONValue?, _ name: StaticString) throws {
         if let value { return try write(value, name) }
-        guard !deviations.isEmpty, case .invalid(let received)? = deviations[name.description] else { return }
+        // `null` stands for a value the decoder could not read as JSON: nothing to write back.
+        guard !deviations.isEmpty, case .invalid(let received)? = deviations[name.description], received != .null
+        else { return }
         try write(received, name)
     }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// The parser follows RFC 8259: one value, surrounded by whitespace, a UTF-8 byte order mark
 /// ignored at the start. It rejects what is not JSON (naming the byte offset, line and column),
 /// text that is not UTF-8 in a string, and nesting deeper than ``maxDepth``. It accepts control
-/// characters inside strings unescaped (servers that forget to escape a tab still decode), and a
-/// `\u` escape of half a surrogate pair, which decodes as U+FFFD.
+/// characters inside strings unescaped (servers that forget to escape a tab still decode), a `\u`
+/// escape of half a surrogate pair, which decodes as U+FFFD, and a comma before the end of an array
+/// or object (`[1, 2,]`), as Foundation's `JSONDecoder` does.
 final class JSONDocument {
     /// The deepest nesting of objects and arrays read, as Foundation's `JSONDecoder` (512).
     static let maxDepth = 512
@@ -164,7 +165,7 @@ final class JSONDocument {
 /// Why a text cannot be read: it is not JSON, or it is JSON beyond what the decoder reads
 /// (``exceedsLimit``); what was found, at which byte offset, line and column (1-based).
 public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What is wrong, e.g. ``unexpected `}` where a value should be``.
+    /// What is wrong, e.g. "the text ends inside a string".
     public var reason: String
     /// The offset of the byte where the text stops being JSON.
     public var offset: Int
@@ -217,6 +218,12 @@ struct JSONParser {
                 if byte == UInt8(ascii: ",") {
                     position += 1
                     skipWhitespace()
+                    // A comma before the end (`[1, 2,]`), as Foundation's JSONDecoder reads it.
+                    if position < bytes.count, bytes[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        position += 1
+                        close()
+                        continue
+                    }
                     if isObject { try memberName() }
                     continue parsing
                 }

@@ -17,7 +17,8 @@ import Foundation
 /// `typeMismatch`, `dataCorrupted` for a number that does not fit its type), a member named twice
 /// read as its first value, integers read from `1e3` or `2.0` when the value is exact, `Data` read
 /// from base64 text, `URL` from a string, `Date` from its own encoding (seconds since 2001), nesting
-/// limited to 512 levels, and text that is not UTF-8 rejected.
+/// limited to 512 levels, a comma before the end of an array or object accepted, and text that is not
+/// UTF-8 rejected.
 public struct OrderedJSONDecoder: Sendable {
     /// Values for the `Decodable` implementations to read, as `JSONDecoder.userInfo`; set
     /// `.openAIDecodingMode` to ``DecodingMode/strict`` for strict decoding.
