@@ -11,15 +11,12 @@ extension JSONObject {
     /// Strings and arrays grow in place: a stream costs time linear in its length.
     package mutating func accumulate(delta: JSONObject) {
         for (key, value) in delta where value != .null {
-            guard let position = index(forKey: key), values[position] != .null else {
+            guard let position = index(forKey: key), storage!.values[position] != .null else {
                 self[key] = value
                 continue
             }
             // Out of the object while it grows, so that its storage is not shared.
-            var current = values[position]
-            values[position] = .null
-            Self.accumulate(&current, value, key: key)
-            values[position] = current
+            modifyValue(at: position) { Self.accumulate(&$0, value, key: key) }
         }
     }
 

@@ -14,28 +14,39 @@
 /// extra.keys  // ["top_k", "min_p", "repetition_penalty"]
 /// ```
 public struct JSONObject: Sendable {
-    /// The members' names, in order.
-    public private(set) var keys: [String]
-    /// The members' values, in the order of ``keys``.
-    public internal(set) var values: [JSONValue]
-    /// Positions by name, kept once the object outgrows a linear search.
-    private var positions: [String: Int]?
+    /// The members, shared between copies until one of them changes (copy-on-write). `nil` for an
+    /// empty object: every generated struct holds one, and most are empty, so it costs one word and
+    /// no allocation.
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        // `@unchecked Sendable`: mutated only through a `JSONObject` that holds the only reference
+        // (`isKnownUniquelyReferenced`), as the standard library's collections are.
+        var keys: [String]
+        var values: [JSONValue]
+        /// Positions by name, kept once the object outgrows a linear search.
+        var positions: [String: Int]?
+
+        init(keys: [String], values: [JSONValue], positions: [String: Int]?) {
+            self.keys = keys
+            self.values = values
+            self.positions = positions
+        }
+    }
+
+    @usableFromInline
+    var storage: Storage?
 
     /// Objects with more members than this look names up in a dictionary.
     private static let linearSearchLimit = 12
 
     /// An empty object.
-    public init() {
-        keys = []
-        values = []
-    }
+    public init() {}
 
     /// An object of `members`, in their order; a name given twice keeps its first position and
     /// its last value.
     ///
     /// - Parameter members: The members as `(name, value)` pairs.
     public init(_ members: some Sequence<(String, JSONValue)>) {
-        self.init()
         for (key, value) in members { self[key] = value }
     }
 
@@ -44,31 +55,31 @@ public struct JSONObject: Sendable {
     ///
     /// - Parameter dictionary: The members.
     public init(_ dictionary: [String: JSONValue]) {
-        self.init()
-        keys.reserveCapacity(dictionary.count)
-        values.reserveCapacity(dictionary.count)
-        for key in dictionary.keys.sorted() { append(key, dictionary[key]!) }
+        let keys = dictionary.keys.sorted()
+        self.init(uniqueKeys: keys, values: keys.map { dictionary[$0]! })
     }
 
     /// An object from members known to have distinct names (the decoder's, whose objects were
     /// checked for repeated names).
     init(uniqueKeys keys: [String], values: [JSONValue]) {
-        self.keys = keys
-        self.values = values
-        if keys.count > Self.linearSearchLimit { positions = Self.index(keys) }
+        guard !keys.isEmpty else { return }
+        storage = Storage(
+            keys: keys, values: values, positions: keys.count > Self.linearSearchLimit ? Self.index(keys) : nil)
     }
+
+    /// The members' names, in order.
+    public var keys: [String] { storage?.keys ?? [] }
+
+    /// The members' values, in the order of ``keys``.
+    public var values: [JSONValue] { storage?.values ?? [] }
 
     /// The value of the member `key`, or `nil` when there is none. Setting a value replaces the
     /// member's value in place, or appends a new member; setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get { position(of: key).map { values[$0] } }
+        get { position(of: key).map { storage!.values[$0] } }
         set {
             if let newValue {
-                if let position = position(of: key) {
-                    values[position] = newValue
-                } else {
-                    append(key, newValue)
-                }
+                updateValue(newValue, forKey: key)
             } else {
                 removeValue(forKey: key)
             }
@@ -94,8 +105,9 @@ public struct JSONObject: Sendable {
     @discardableResult
     public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
         if let position = position(of: key) {
-            let old = values[position]
-            values[position] = value
+            let storage = uniqueStorage()
+            let old = storage.values[position]
+            storage.values[position] = value
             return old
         }
         append(key, value)
@@ -108,24 +120,21 @@ public struct JSONObject: Sendable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = position(of: key) else { return nil }
-        keys.remove(at: position)
-        let value = values.remove(at: position)
-        positions = keys.count > Self.linearSearchLimit ? Self.index(keys) : nil
+        let storage = uniqueStorage()
+        storage.keys.remove(at: position)
+        let value = storage.values.remove(at: position)
+        storage.positions = storage.keys.count > Self.linearSearchLimit ? Self.index(storage.keys) : nil
         return value
     }
 
     /// Removes every member.
     public mutating func removeAll() {
-        keys.removeAll()
-        values.removeAll()
-        positions = nil
+        storage = nil
     }
 
     /// The object with each value transformed, in the same order.
     public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
-        var result = self
-        result.values = try values.map(transform)
-        return result
+        JSONObject(uniqueKeys: keys, values: try values.map(transform))
     }
 
     /// The object without the members for which `isIncluded` is `false`, in the same order.
@@ -145,18 +154,40 @@ public struct JSONObject: Sendable {
         Dictionary(zip(keys, values), uniquingKeysWith: { first, _ in first })
     }
 
+    /// Replaces the value at `position` through `body`, with the object's reference to it dropped
+    /// meanwhile, so that a string or array in it grows in place (stream accumulation).
+    mutating func modifyValue(at position: Int, _ body: (inout JSONValue) -> Void) {
+        let storage = uniqueStorage()
+        var value = storage.values[position]
+        storage.values[position] = .null
+        body(&value)
+        storage.values[position] = value
+    }
+
     private func position(of key: String) -> Int? {
-        if let positions { return positions[key] }
-        return keys.firstIndex(of: key)
+        guard let storage else { return nil }
+        if let positions = storage.positions { return positions[key] }
+        return storage.keys.firstIndex(of: key)
+    }
+
+    /// The storage, made first or copied when it is shared.
+    private mutating func uniqueStorage() -> Storage {
+        if storage == nil {
+            storage = Storage(keys: [], values: [], positions: nil)
+        } else if !isKnownUniquelyReferenced(&storage!) {
+            storage = Storage(keys: storage!.keys, values: storage!.values, positions: storage!.positions)
+        }
+        return storage!
     }
 
     private mutating func append(_ key: String, _ value: JSONValue) {
-        keys.append(key)
-        values.append(value)
-        if positions != nil {
-            positions![key] = keys.count - 1
-        } else if keys.count > Self.linearSearchLimit {
-            positions = Self.index(keys)
+        let storage = uniqueStorage()
+        storage.keys.append(key)
+        storage.values.append(value)
+        if storage.positions != nil {
+            storage.positions![key] = storage.keys.count - 1
+        } else if storage.keys.count > Self.linearSearchLimit {
+            storage.positions = Self.index(storage.keys)
         }
     }
 
@@ -175,9 +206,9 @@ extension JSONObject: RandomAccessCollection {
     /// The position of the first member.
     public var startIndex: Int { 0 }
     /// The position after the last member.
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int { storage?.keys.count ?? 0 }
     /// The member at `position`.
-    public subscript(position: Int) -> Element { (keys[position], values[position]) }
+    public subscript(position: Int) -> Element { (storage!.keys[position], storage!.values[position]) }
 }
 
 extension JSONObject: Hashable {
@@ -185,13 +216,14 @@ extension JSONObject: Hashable {
     @inlinable
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         // Inlined for the common case, two empty objects: every generated struct compares one.
-        if lhs.keys.isEmpty { return rhs.keys.isEmpty }
+        if lhs.storage == nil && rhs.storage == nil { return true }
         return haveEqualMembers(lhs, rhs)
     }
 
     @usableFromInline
     static func haveEqualMembers(_ lhs: JSONObject, _ rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
+        if lhs.storage === rhs.storage { return true }
         if lhs.keys == rhs.keys { return lhs.values == rhs.values }
         for (key, value) in lhs {
             guard rhs[key] == value else { return false }

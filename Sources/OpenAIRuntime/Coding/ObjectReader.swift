@@ -94,7 +94,7 @@ package struct ObjectReader {
     }
 
     /// The members no method read, for the struct's
-    /// ``SpecDeviationReporting/undeclaredMembers``: in the order received (sorted by name from a
+    /// `undeclaredMembers`: in the order received (sorted by name from a
     /// decoder that keeps no order). A member named twice counts once, by its first value.
     package func undeclaredMembers() -> JSONObject {
         if let decoding = ordered {

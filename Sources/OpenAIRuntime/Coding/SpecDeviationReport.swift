@@ -1,5 +1,5 @@
 /// Every ``SpecDeviations`` inside a decoded value, with where it was found, and every member
-/// that an object inside it has beyond its schema (``SpecDeviationReporting/undeclaredMembers``):
+/// that an object inside it has beyond its schema (`undeclaredMembers`):
 /// for logging spec drift of a whole reply.
 ///
 /// ```swift
@@ -105,8 +105,12 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
             if !reporting.specDeviations.isEmpty {
                 entries.append(Entry(path: path, deviations: reporting.specDeviations))
             }
-            if !reporting.undeclaredMembers.isEmpty {
-                undeclaredMembers.append(UndeclaredEntry(path: path, members: reporting.undeclaredMembers))
+            // Read through the mirror: a protocol requirement would cost every generated type a
+            // witness, and build time.
+            if let members = mirror.children.first(where: { $0.label == "undeclaredMembers" })?.value as? JSONObject,
+                !members.isEmpty
+            {
+                undeclaredMembers.append(UndeclaredEntry(path: path, members: members))
             }
         }
         if value is JSONValue || value is String || value is JSONObject { return }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// What differs from Foundation's `JSONDecoder`:
 /// - a keyed container's `allKeys` are in the order the members arrived, so a generated type's
-///   ``SpecDeviationReporting/undeclaredMembers`` and a ``JSONValue``'s objects keep the server's
+///   `undeclaredMembers` and a ``JSONValue``'s objects keep the server's
 ///   order, and encoding them again (``OrderedJSONEncoder``) gives the same order back;
 /// - members are looked up by comparing bytes, without building a `String` per name;
 /// - a syntax error is a `DecodingError.dataCorrupted` whose underlying error is a

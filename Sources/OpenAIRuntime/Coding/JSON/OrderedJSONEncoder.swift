@@ -9,7 +9,7 @@ import Foundation
 /// prompt caching, a byte-prefix match, then misses; and a JSON Schema's `properties` reach the
 /// model out of the order their author declared them in. Here:
 /// - a generated type's members come in the spec's order, then its
-///   ``SpecDeviationReporting/undeclaredMembers`` in theirs;
+///   `undeclaredMembers` in theirs;
 /// - a `Codable` type's members come in its `encode(to:)` order, which for a synthesized
 ///   conformance is the Swift declaration order;
 /// - a ``JSONValue`` or ``JSONObject`` keeps its members' order;
