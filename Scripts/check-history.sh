@@ -4,7 +4,9 @@
 # copied as they are, `OpenAI` holding the generated code, the file that re-exports the runtime and, for every spec
 # from the one Spec/helpers-oldest-spec.txt names on (by file name: they start with the commit date), the hand-written
 # Helpers/, and `OpenAIAdmin` when the spec has admin-key resources. Helpers/ is written against the locked spec's
-# types; older specs lack some of them, and are compiled without it.
+# types; older specs lack some of them, and are compiled without it. The newest spec older than the one
+# helpers-oldest-spec.txt names is compiled a second time with Helpers/, which must fail: when it compiles, the file
+# names a spec newer than the oldest the helpers support, and Scripts/update-spec.sh would warn about a spec that works.
 #
 # The runtime is built once (`swift build --target OpenAIRuntime`). Each spec's `OpenAI` and `OpenAIAdmin` modules are
 # then compiled by `swiftc -emit-sil` with the flags SwiftPM gives a debug build: the compiler runs everything that
@@ -106,6 +108,14 @@ SPECS=()
 while IFS= read -r spec; do
     SPECS+=("$spec")
 done < <(find "$HISTORY_DIR" -maxdepth 1 -type f -name '*.yaml' | LC_ALL=C sort)
+# The newest spec older than the oldest the helpers support: the helpers must not compile against it.
+HELPERS_BOUNDARY=""
+for spec in "${SPECS[@]}"; do
+    name="$(basename "$spec")"
+    if [[ "${name%.yaml}" < "$HELPERS_OLDEST" ]]; then
+        HELPERS_BOUNDARY="$name"
+    fi
+done
 if [[ ${#SPECS[@]} -eq 0 ]]; then
     echo "check-history: no *.yaml files in $HISTORY_DIR" >&2
     exit 1
@@ -369,6 +379,21 @@ for spec in "${SPECS[@]}"; do
         if [[ $build_status -eq 0 ]]; then
             build_result="OK"
             echo "compile:  OK in ${build_seconds}s (helpers: $helpers, OpenAIAdmin: $admin), compiler warnings: $build_warnings"
+            if [[ "$name" == "$HELPERS_BOUNDARY" && $FULL_BUILD -eq 0 ]]; then
+                # Spec/helpers-oldest-spec.txt is exact: the helpers do not compile against the spec just before it.
+                cp -R "$ROOT/Sources/OpenAI/Helpers" "$pkg/Sources/OpenAI/Helpers"
+                boundary_start="$(now)"
+                if compile_modules "$dir/helpers-boundary.log"; then
+                    build_result="FAIL"
+                    echo "compile:  FAIL: the helpers compile against $name too, which is older than" \
+                        "Spec/helpers-oldest-spec.txt ($HELPERS_OLDEST): set that file to ${name%.yaml} (or to an older" \
+                        "spec the helpers still compile against), so Scripts/update-spec.sh warns only where they fail"
+                else
+                    echo "helpers:  do not compile against $name, the newest spec older than $HELPERS_OLDEST, as" \
+                        "Spec/helpers-oldest-spec.txt says ($(grep -c ': error: ' "$dir/helpers-boundary.log") error(s), $(elapsed_since "$boundary_start")s)"
+                fi
+                rm -rf "$pkg/Sources/OpenAI/Helpers"
+            fi
         else
             build_result="FAIL"
             echo "compile:  FAIL (exit status $build_status) after ${build_seconds}s (helpers: $helpers, OpenAIAdmin: $admin); first errors:"

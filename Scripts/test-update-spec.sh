@@ -17,16 +17,28 @@
 #              and commit from it) and --allow-local-source with a file beside the repository (its relative path
 #              in the lock, which fetch-spec.sh then reads). The https URLs are served by a curl stub from files
 #              (no network);
-#   clean      the locked spec plus an optional property InviteRequest.note, with --commit and --date: exit 0, the
+#              --commit abbreviated (the locked commit's first 9 hex: the lock holds the full one; an unknown one is
+#              refused); the summary's sections (a warning about the helpers at the end, the JSON report beside the
+#              markdown, both paths printed);
+#   paths      --print-paths is Spec/lock.json and the generator's --list-outputs; update-spec.yml's pull request adds
+#              exactly that list and Spec/README.md and CONTRIBUTING.md name it; a spec adding POST /widgets in a new
+#              area (SKIP_SDK_BUILD=1): every changed file (the DocC articles among them) lies in that list, the
+#              summary leads with the operation and its Swift call and ends with the checks, and the body its schema
+#              requires is a required parameter;
+#   clean      run as the workflow runs it (CI=true, no OPENAI_TEST_PYTHON, no Scripts/.venv in the copy: the script
+#              prepares it, and no test may skip), the locked spec plus an optional property InviteRequest.note, with
+#              --commit and --date: exit 0, the
 #              lock exactly as expected, `openai-generator check` passes, only the file declaring InviteRequest and
 #              Manifest.swift changed (the other files keep their modification time), the spec is in the cache. It runs
 #              first of the scenarios that build: its build (cold in a clean clone) leaves the copy's scratch warm,
 #              so that the failing builds below are incremental (the failed ones leave it as it was);
 #   interrupt  SIGINT (Ctrl-C) to the whole run during the SDK build: exit 130, everything as before;
 #   breaking   a hand-written file (Sources/OpenAI/Helpers/UpdateSpecProbe.swift) uses Batch.completedAt and the new
-#              spec (the locked one without #/components/schemas/Batch/properties/completed_at) removes it: exit 1,
-#              every file of Generated/ and Spec/ byte-identical (and with its modification time), the output names
-#              the probe's file:line and the spec change; then again with --keep-on-failure: the new state is kept;
+#              spec (the locked one without #/components/schemas/Batch/properties/completed_at) removes it, and has an
+#              error of its own besides: exit 1, every file of Generated/ and Spec/ byte-identical (and with its
+#              modification time), the output names the probe's file:line and the spec change, repeats the build on
+#              the locked spec and marks the other error as the locked spec's too, and says what to do; then again
+#              with --keep-on-failure: the new state is kept (and the locked spec is not built);
 #   fetch      fetch-spec.sh in a fresh copy without network (curl replaced by a failing stub, SPEC_SOURCE unset):
 #              a lock naming a history file's sha256 finds it in ../shared/spec/history, the lock the clean scenario
 #              wrote finds its spec in the cache (also through .github/scripts/locked-spec.sh, i.e. fetch-spec.sh's
@@ -242,6 +254,94 @@ def make_specs(locked, out):
     open(os.path.join(out, "clean.yaml"), "w", encoding="utf-8").write(
         "\n".join(lines[:props + 1] + added + lines[props + 1:]))
 
+def make_new_area(locked, out):
+    """widgets.yaml: the locked spec plus POST /widgets (tag Widgets, a new area) whose body schema requires `name`
+    although the requestBody does not say `required: true`."""
+    text = open(locked, encoding="utf-8").read()
+    if "\n  /widgets:" in text or "\n    CreateWidgetRequest:" in text:
+        sys.exit("the locked spec has /widgets or CreateWidgetRequest already; choose other names for the test")
+    path = """paths:
+  /widgets:
+    post:
+      operationId: createWidget
+      tags: [Widgets]
+      summary: Creates a widget (added by Scripts/test-update-spec.sh).
+      requestBody:
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/CreateWidgetRequest'
+      responses:
+        '200':
+          description: The widget.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Widget'
+"""
+    schemas = """components:
+  schemas:
+    CreateWidgetRequest:
+      type: object
+      required: [name]
+      properties:
+        name:
+          type: string
+    Widget:
+      type: object
+      required: [id, name]
+      properties:
+        id:
+          type: string
+        name:
+          type: string
+"""
+    if text.count("\npaths:\n") != 1 or text.count("\ncomponents:\n  schemas:\n") != 1:
+        sys.exit("the locked spec's paths: or components: schemas: are not where the test expects them")
+    text = text.replace("\npaths:\n", "\n" + path, 1).replace("\ncomponents:\n  schemas:\n", "\n" + schemas, 1)
+    open(os.path.join(out, "widgets.yaml"), "w", encoding="utf-8").write(text)
+
+def under_paths(changes_file, paths_file):
+    """Exit 0 when every changed file (the `changed` output) lies under a path of --print-paths or is the
+    git-ignored Spec/openapi.yaml; prints the others."""
+    paths = [p.strip().rstrip("/") for p in open(paths_file) if p.strip()]
+    outside = []
+    for line in open(changes_file):
+        rel = line.split(" ", 1)[1].strip()
+        if rel != "Spec/openapi.yaml" and not any(rel == p or rel.startswith(p + "/") for p in paths):
+            outside.append(rel)
+    for rel in outside:
+        print(f"      not in --print-paths: {rel}")
+    sys.exit(1 if outside else 0)
+
+def workflow_uses_print_paths(workflow):
+    """Exit 0 when update-spec.yml's pull request adds exactly the paths `Scripts/update-spec.sh --print-paths`
+    printed in its update step (the step's `paths` output), and lists no path of its own."""
+    text = open(workflow, encoding="utf-8").read()
+    problems = []
+    adds = re.findall(r"^\s*add-paths:\s*(.*)$", text, re.M)
+    if adds != ["${{ steps.update.outputs.paths }}"]:
+        problems.append(f"add-paths is {adds!r}, not the update step's paths output")
+    step = re.search(r"^\s*- name: Move to it.*?(?=^\s*- name:)", text, re.M | re.S)
+    if not step or "id: update" not in step.group(0):
+        problems.append("no update step with id: update")
+    elif "Scripts/update-spec.sh --print-paths" not in step.group(0) or "paths<<" not in step.group(0):
+        problems.append("the update step does not write Scripts/update-spec.sh --print-paths to its paths output")
+    for p in problems:
+        print("      " + p)
+    sys.exit(1 if problems else 0)
+
+def mentions_all(paths_file, *docs):
+    """Exit 0 when every doc names every path of --print-paths and the --print-paths option itself."""
+    paths = [p.strip().rstrip("/") for p in open(paths_file) if p.strip()]
+    missing = []
+    for doc in docs:
+        text = open(doc, encoding="utf-8").read()
+        missing += [f"{os.path.basename(doc)}: {p}" for p in paths + ["--print-paths"] if p not in text]
+    for m in missing:
+        print("      does not name " + m)
+    sys.exit(1 if missing else 0)
+
 def lock_is(lock, expected):
     """Exit 0 when the lock holds exactly the expected JSON object (same keys, same values)."""
     got, want = json.load(open(lock)), json.loads(expected)
@@ -381,9 +481,12 @@ helper make-specs "$COPY/Spec/openapi.yaml" "$TMPW"
 BREAKING="$TMPW/breaking.yaml"
 CLEAN="$TMPW/clean.yaml"
 LOCKED_SHA="$(sha256_of "$COPY/Spec/openapi.yaml")"
-ok "made breaking.yaml (Batch without completed_at) and clean.yaml (InviteRequest + note) from the locked spec"
+helper make-new-area "$COPY/Spec/openapi.yaml" "$TMPW"
+WIDGETS="$TMPW/widgets.yaml"
+ok "made breaking.yaml (Batch without completed_at), clean.yaml (InviteRequest + note) and widgets.yaml (POST /widgets, a new area) from the locked spec"
 BREAKING_COMMIT="$(fake_commit "update-spec e2e: breaking")"
 CLEAN_COMMIT="$(fake_commit "update-spec e2e: clean")"
+WIDGETS_COMMIT="$(fake_commit "update-spec e2e: widgets")"
 URL_COMMIT="$(fake_commit "update-spec e2e: url")"
 UPSTREAM="https://raw.githubusercontent.com/openai/openai-openapi"
 finish
@@ -452,6 +555,22 @@ has "$LOGS/older-than-helpers.out" "is older than the oldest one the hand-writte
     "  the summary says the helpers do not support it"
 has "$LOGS/older-than-helpers.err" "WARNING: the new spec (2026-08-13) is older than the oldest one the hand-written helpers" \
     "  and so does stderr"
+check "  in a section of its own at the end (### This repository's own code), not at the top" python3 -c '
+import sys
+text = open(sys.argv[1]).read()
+section = text.find("### This repository" + chr(39) + "s own code")
+warning = text.find("hand-written helpers support")
+heading = text.find("## OpenAPI spec changes")
+sys.exit(0 if 0 <= heading < section < warning else 1)' "$LOGS/older-than-helpers.out"
+# The JSON report is written beside the markdown summary, and both paths are printed.
+has "$LOGS/older-dry-run.err" "the summary is in $TMPW/older-summary.md, the JSON report with every change in $TMPW/older-summary.json" \
+    "  the summary and the JSON report beside it are written and named (SUMMARY_FILE given, SUMMARY_JSON not)"
+check "  the JSON report is there" python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["changes"] else 1)' \
+    "$TMPW/older-summary.json"
+has "$LOGS/older-than-helpers.err" "the summary is in $SCRATCH_PATH_COPY/update-spec/summary.md" \
+    "  without SUMMARY_FILE the summary goes to \$SCRATCH_PATH/update-spec/summary.md"
+check "  with its JSON report beside it" test -s "$SCRATCH_PATH_COPY/update-spec/summary.json"
+
 
 # URLs: http from a local HTTP server; https from files, through a curl stub on PATH (https://HOST/PATH is
 # $TMPW/hosts/HOST/PATH; any other URL goes to the real curl).
@@ -509,6 +628,19 @@ expect_status 2 "$status" "$EVIL_URL without --commit"
 has "$LOGS/url-evil.err" "does not pin a commit of openai/openai-openapi" "  says it pins no commit of openai/openai-openapi"
 check "nothing changed after the refusals (every file of Generated/ and Spec/, bytes and times)" \
     bash -c "python3 '$TMPW/helpers.py' state '$COPY' '$TMPW/after.json' && python3 '$TMPW/helpers.py' compare '$TMPW/before.json' '$TMPW/after.json' times"
+# --commit abbreviated: expanded from a record naming the full commit (the lock, ../shared/spec/PROVENANCE.md).
+LOCK_COMMIT="$(json_field "$COPY/Spec/lock.json" commit)"
+status=0
+SKIP_SDK_BUILD=1 update abbreviated --commit "${LOCK_COMMIT:0:9}" --date 2026-09-02 "$CLEAN" || status=$?
+expect_status 0 "$status" "--commit ${LOCK_COMMIT:0:9} (the locked commit, abbreviated; SKIP_SDK_BUILD=1)"
+has "$LOGS/abbreviated.err" "--commit ${LOCK_COMMIT:0:9} is $LOCK_COMMIT" "  says which full commit it is"
+check "  the lock holds the full commit" test "$(json_field "$COPY/Spec/lock.json" commit)" == "$LOCK_COMMIT"
+rm -rf "$E2E/cache"
+reset_copy
+status=0
+update abbreviated-unknown --dry-run --commit 0123456789 "$CLEAN" || status=$?
+expect_status 2 "$status" "--commit 0123456789 (no record names it)"
+has "$LOGS/abbreviated-unknown.err" "no record here names its full commit" "  says no record names it, and to pass all 40 hex"
 
 # What the lock says for other URLs, from update-spec-helpers.py itself (provenance, then write-lock on a copy).
 provenance_of() {
@@ -570,15 +702,61 @@ SERVER_PID=""
 reset_copy
 finish
 
-# --- clean -------------------------------------------------------------------------------------------------------------
+# --- paths and a new area ----------------------------------------------------------------------------------------------
 
-begin "clean: a harmless addition updates the lock and touches only the files that change"
+begin "paths: one list of what an update changes (the generator's), used by the workflow and the docs; a new area"
 reset_copy
+status=0
+(cd "$COPY" && Scripts/update-spec.sh --print-paths) >"$LOGS/print-paths.out" 2>"$LOGS/print-paths.err" || status=$?
+expect_status 0 "$status" "update-spec.sh --print-paths"
+check "  is Spec/lock.json and what \`openai-generator generate --list-outputs\` lists" \
+    test "$(cat "$LOGS/print-paths.out")" == "$(printf 'Spec/lock.json\n'; cd "$COPY" && "$GENERATOR" generate --list-outputs)"
+check "  which names the sources and the DocC articles" grep -qx 'Sources/OpenAI/OpenAI.docc/Generated' "$LOGS/print-paths.out"
+check "  the workflow's pull request adds exactly that list" helper workflow-uses-print-paths "$COPY/.github/workflows/update-spec.yml"
+check "  Spec/README.md and CONTRIBUTING.md name every path and --print-paths" \
+    helper mentions-all "$LOGS/print-paths.out" "$COPY/Spec/README.md" "$COPY/CONTRIBUTING.md"
 helper state "$COPY" "$TMPW/before.json"
 status=0
-(cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/clean.md" SUMMARY_JSON="$TMPW/clean.json" \
-    Scripts/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") >"$LOGS/clean.out" 2>"$LOGS/clean.err" || status=$?
-expect_status 0 "$status" "update-spec.sh --commit $CLEAN_COMMIT --date 2026-09-02 clean.yaml"
+SKIP_SDK_BUILD=1 SUMMARY_FILE="$TMPW/widgets.md" update widgets --commit "$WIDGETS_COMMIT" --date 2026-09-05 "$WIDGETS" || status=$?
+expect_status 0 "$status" "a spec adding POST /widgets in a new area (SKIP_SDK_BUILD=1: generate and check)"
+helper state "$COPY" "$TMPW/after.json"
+helper changed "$TMPW/before.json" "$TMPW/after.json" >"$TMPW/widgets-changed.txt"
+check "  the DocC articles changed too" grep -q ' Sources/OpenAI/OpenAI.docc/Generated/' "$TMPW/widgets-changed.txt"
+check "  every changed file is under a path of --print-paths (the pull request holds the whole update)" \
+    helper under-paths "$TMPW/widgets-changed.txt" "$LOGS/print-paths.out"
+# shellcheck disable=SC2016 # Python source with markdown backticks, not shell
+check "  the summary leads with the new operation, its call and area, before the table of the rest" python3 -c '
+import sys
+text = open(sys.argv[1]).read()
+row = text.find("| New | `POST /widgets` | `client.widgets.create(_:)` | Widgets |")
+sys.exit(0 if 0 < text.find("### Operations") < row < text.find("| What | Changes | Areas |") else 1)' "$TMPW/widgets.md"
+has "$TMPW/widgets.md" "### Checks of this update" "  the summary ends with the checks that ran"
+has "$TMPW/widgets.md" "Not built and no test run (SKIP_SDK_BUILD=1)" "  and says the update was not compiled"
+check "  the body its schema requires is a required parameter (no \`= nil\`)" \
+    grep -qx '        _ body: CreateWidgetRequest,' "$COPY/Sources/OpenAI/Generated/Resources/WidgetsAPI.swift"
+rm -rf "$E2E/cache"
+reset_copy
+finish
+
+# --- clean -------------------------------------------------------------------------------------------------------------
+
+begin "clean: a harmless addition updates the lock and touches only the files that change (CI=true, no test venv)"
+reset_copy
+helper state "$COPY" "$TMPW/before.json"
+# As the workflow runs it: CI=true (a skipped test fails the update), no OPENAI_TEST_PYTHON, no Scripts/.venv.
+check "  (the copy has no Scripts/.venv)" test ! -e "$COPY/Scripts/.venv"
+status=0
+(cd "$COPY" && env -u OPENAI_TEST_PYTHON CI=true SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/clean.md" \
+    SUMMARY_JSON="$TMPW/clean.json" Scripts/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") \
+    >"$LOGS/clean.out" 2>"$LOGS/clean.err" || status=$?
+expect_status 0 "$status" "CI=true update-spec.sh --commit $CLEAN_COMMIT --date 2026-09-02 clean.yaml"
+has "$LOGS/clean.err" "OPENAI_TEST_PYTHON is unset; preparing Scripts/.venv" "  prepared the test server's Python itself"
+check "  (Scripts/.venv is there now)" test -x "$COPY/Scripts/.venv/bin/python"
+has "$LOGS/clean.err" " skipped" "  counts the skipped tests"
+lacks "$LOGS/clean.err" "fast test(s) skipped" "  and none skipped"
+has "$TMPW/clean.md" "none skipped; every test and benchmark compiles." "  the summary's checks say so"
+has "$LOGS/clean.err" "commit Spec/lock.json $(sed -n '2,$p' "$LOGS/print-paths.out" | tr '\n' ' ' | sed 's/ $//')" \
+    "  the last message names the paths to commit, as --print-paths does"
 CLEAN_SHA="$(sha256_of "$CLEAN")"
 check "  lock: source, url, commit, sha256, date, openapi, size (and nothing else)" helper lock-is "$COPY/Spec/lock.json" \
     "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$CLEAN_COMMIT/openapi.yaml\", \"commit\": \"$CLEAN_COMMIT\", \"sha256\": \"$CLEAN_SHA\", \"date\": \"2026-09-02\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
@@ -642,8 +820,11 @@ cat >"$COPY/$PROBE" <<'SWIFT'
 func updateSpecProbe(_ batch: Batch) {
     _ = batch.completedAt
 }
+// And an error that has nothing to do with the spec: the locked spec's build has it too.
+func updateSpecProbeBrokenBefore() -> Int { "not a number" }
 SWIFT
 PROBE_LINE=3
+BROKEN_LINE=6
 helper state "$COPY" "$TMPW/before.json"
 cp "$COPY/Spec/lock.json" "$TMPW/lock-before.json"
 status=0
@@ -658,6 +839,19 @@ has "$LOGS/breaking.log" "has no member 'completedAt'" "  quotes the compiler's 
 has "$LOGS/breaking.log" "caused by the spec change property-removed \`Batch.completedAt\`" "  names the spec change that caused it"
 has "$LOGS/breaking.log" "rolled back" "  says it rolled back"
 lacks "$LOGS/breaking.log" "Generated/: the generated code itself does not compile" "  blames no generated file"
+has "$LOGS/breaking.log" "==> locked-build" "  repeats the build on the locked spec after the rollback"
+check "  marks the error the locked spec has too ($PROBE:$BROKEN_LINE)" python3 -c '
+import sys
+lines = open(sys.argv[1], errors="replace").read().splitlines()
+at = [i for i, l in enumerate(lines) if l.startswith("  " + sys.argv[2]) and ": error: " in l]
+sys.exit(0 if at and "ALSO on the locked spec" in lines[at[-1] + 1] else 1)' "$LOGS/breaking.log" "$PROBE:$BROKEN_LINE:"
+check "  and not the one the new spec causes ($PROBE:$PROBE_LINE)" python3 -c '
+import sys
+lines = open(sys.argv[1], errors="replace").read().splitlines()
+at = [i for i, l in enumerate(lines) if l.startswith("  " + sys.argv[2]) and ": error: " in l]
+sys.exit(0 if at and "ALSO" not in lines[at[-1] + 1] else 1)' "$LOGS/breaking.log" "$PROBE:$PROBE_LINE:"
+has "$LOGS/breaking.log" "1 of the errors above are there already, 1 come with the new spec" "  counts both kinds"
+has "$LOGS/breaking.log" "What to do:" "  and says what to do"
 summary_line="$(grep -n -m 1 '^## OpenAPI spec changes' "$LOGS/breaking.log" | cut -d: -f1 || true)"
 generate_line="$(grep -n -m 1 '^==> 6/9' "$LOGS/breaking.log" | cut -d: -f1 || true)"
 if [[ -n "$summary_line" && -n "$generate_line" && "$summary_line" -lt "$generate_line" ]]; then
@@ -678,6 +872,7 @@ status=0
 update breaking-keep --keep-on-failure --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING" || status=$?
 expect_status 1 "$status" "again with --keep-on-failure"
 has "$LOGS/breaking-keep.err" "--keep-on-failure: the new state is kept" "  says the new state is kept"
+has "$LOGS/breaking-keep.err" "Not compared with the locked spec: --keep-on-failure keeps the new state." "  and that it did not build the locked spec"
 check "  the lock is the new spec's" helper lock-is "$COPY/Spec/lock.json" \
     "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$BREAKING_COMMIT/openapi.yaml\", \"commit\": \"$BREAKING_COMMIT\", \"sha256\": \"$(sha256_of "$BREAKING")\", \"date\": \"2026-09-01\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$BREAKING")}"
 check "  Generated/ is the new spec's (check passes on it)" bash -c "cd '$COPY' && '$GENERATOR' check >/dev/null 2>&1"

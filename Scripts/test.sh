@@ -33,6 +33,8 @@ set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
+# shellcheck source=lib/test-env.sh source-path=SCRIPTDIR
+source "$ROOT/Scripts/lib/test-env.sh"
 set_swift_flags
 
 STEP_NAMES=()
@@ -82,28 +84,7 @@ trap on_exit EXIT
 
 # --- (a) system packages ---------------------------------------------------------------------------
 
-APT_UPDATED=0
-apt_install() {
-    local sudo=()
-    if ! command -v apt-get >/dev/null 2>&1; then
-        echo "test.sh: apt-get is not available; install these yourself: $* (macOS: brew install libyaml openssl pkg-config)" >&2
-        return 1
-    fi
-    if [[ "$(id -u)" -ne 0 ]]; then
-        if ! command -v sudo >/dev/null 2>&1; then
-            echo "test.sh: not root and sudo is missing; run as root: apt-get install -y $*" >&2
-            return 1
-        fi
-        sudo=(sudo)
-    fi
-    if [[ $APT_UPDATED -eq 0 ]]; then
-        echo "+ ${sudo[*]+${sudo[*]} }apt-get update"
-        ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -q
-        APT_UPDATED=1
-    fi
-    echo "+ ${sudo[*]+${sudo[*]} }apt-get install -y $*"
-    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
-}
+# apt_install: Scripts/lib/test-env.sh.
 
 # Installs the Debian package when pkg-config does not know the module.
 ensure_pkg_config_module() {
@@ -138,65 +119,9 @@ step_system_packages() {
 
 # --- (c) Python venv for the test servers -----------------------------------------------------------
 
-VENV="$ROOT/Scripts/.venv"
-
-step_python_venv() {
-    if [[ -n "${OPENAI_TEST_PYTHON:-}" ]]; then
-        echo "OPENAI_TEST_PYTHON is already set ($OPENAI_TEST_PYTHON); leaving it as is."
-        return 0
-    fi
-    # Every test server's runtime requirements and the linters (Scripts/*/requirements.txt), and the -dev files'
-    # tools (Scripts/testserver/requirements-dev.txt: pytest and ruff, which Scripts/lint.sh runs).
-    local requirements=() file
-    for file in "$ROOT"/Scripts/*/requirements.txt "$ROOT"/Scripts/*/requirements-dev.txt; do
-        if [[ -f "$file" ]]; then
-            requirements+=("$file")
-        fi
-    done
-    if [[ ${#requirements[@]} -eq 0 ]]; then
-        OPENAI_TEST_PYTHON="$(command -v python3)"
-        export OPENAI_TEST_PYTHON
-        echo "No Scripts/*/requirements.txt; OPENAI_TEST_PYTHON=$OPENAI_TEST_PYTHON"
-        return 0
-    fi
-    # The stamp records the requirement files' contents and the Python version they were installed for.
-    local stamp="$VENV/.requirements.sha256" wanted
-    wanted="$(python3 - "${requirements[@]}" <<'PY'
-import hashlib, sys
-h = hashlib.sha256()
-for path in sys.argv[1:]:
-    h.update(path.encode() + b"\0" + open(path, "rb").read() + b"\0")
-print(h.hexdigest(), sys.version.split()[0])
-PY
-)"
-    if [[ -e "$VENV" ]] && ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
-        echo "The venv at Scripts/.venv is broken; recreating it."
-        rm -rf "$VENV"
-    fi
-    if [[ ! -x "$VENV/bin/python" ]]; then
-        if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
-            echo "python3 has no ensurepip; installing python3-venv"
-            apt_install python3-venv
-        fi
-        echo "+ python3 -m venv Scripts/.venv"
-        python3 -m venv "$VENV"
-    fi
-    local args=() relative=()
-    for file in "${requirements[@]}"; do
-        args+=(-r "$file")
-        relative+=("${file#"$ROOT"/}")
-    done
-    if [[ -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
-        echo "Requirements unchanged since the last install (${relative[*]}); skipping pip."
-    else
-        echo "+ Scripts/.venv/bin/python -m pip install ${relative[*]/#/-r }"
-        "$VENV/bin/python" -m pip install --disable-pip-version-check --quiet "${args[@]}"
-        printf '%s\n' "$wanted" >"$stamp"
-    fi
-    OPENAI_TEST_PYTHON="$VENV/bin/python"
-    export OPENAI_TEST_PYTHON
-    echo "OPENAI_TEST_PYTHON=$OPENAI_TEST_PYTHON"
-}
+# The venv: prepare_test_python in Scripts/lib/test-env.sh (Scripts/update-spec.sh prepares its fast tests with it
+# too).
+step_python_venv() { prepare_test_python; }
 
 # --- (c2) GitHub workflows lint ----------------------------------------------------------------------
 

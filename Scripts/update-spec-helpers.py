@@ -12,16 +12,22 @@ Usage (from Scripts/update-spec.sh; the paths are its work files):
       A commit is taken from SOURCE only when it is openai/openai-openapi's raw URL at a commit (or github.com's
       raw|blob URL of it); any other URL needs COMMIT. A local path goes into the lock only when it is under the
       repository's parent folder and not under a temporary folder.
+      COMMIT may be abbreviated (7 to 39 hex): it is expanded to the one full commit that the lock, the spec cache's
+      records (OPENAI_SPEC_CACHE, <sha256>.json) or ../shared/spec/PROVENANCE.md name, else refused.
   update-spec-helpers.py relabel SUMMARY_MD REPORT_JSON PROVENANCE_JSON OLD_PATH NEW_PATH RENAME
-      Heads the markdown summary with the warnings; with RENAME=1 (a generator without --old-label/--new-label)
-      replaces the two paths by the labels in both reports.
+      Heads the markdown summary with the warnings about the spec itself (older than the lock) and ends it with those
+      about this repository's own code (a section of their own); with RENAME=1 (a generator without
+      --old-label/--new-label) replaces the two paths by the labels in both reports.
   update-spec-helpers.py write-lock LOCK PROVENANCE_JSON
-  update-spec-helpers.py snapshot ROOT BACKUP       copy and hash the generated folders (Sources/OpenAI/Generated/,
-                                                   Sources/OpenAI/OpenAI.docc/Generated/) and the two Spec files
+  update-spec-helpers.py snapshot ROOT BACKUP FOLDER...   copy and hash the generator's output folders (relative to
+                                                   ROOT; `openai-generator generate --list-outputs`) and the two Spec
+                                                   files
   update-spec-helpers.py rollback ROOT BACKUP       put them back; exit 1 when the result differs from the snapshot
-  update-spec-helpers.py explain ROOT LOG DIFF_JSON WHAT
-      Prints what a failed step's log says: compiler errors in hand-written files (outside Generated/) with the spec
-      change behind each (matched on the diff's `swift` field), errors inside Generated/, failed tests.
+  update-spec-helpers.py explain ROOT LOG DIFF_JSON WHAT PROVENANCE_JSON LOCKED_LOG KEEP FOLDER...
+      Prints what a failed step's log says: compiler errors in hand-written files (outside the generated FOLDERs)
+      with the spec change behind each (matched on the diff's `swift` field) and, when LOCKED_LOG (the same build
+      on the locked spec) is not empty, whether the locked spec gives the same error; errors inside the generated
+      code; failed tests; and what to do.
 Exit status: 0 done; 1 failure (rollback not verified, unreadable spec); 2 refused (provenance).
 """
 
@@ -31,6 +37,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import urllib.parse
@@ -40,10 +47,6 @@ UPSTREAM = "https://raw.githubusercontent.com/openai/openai-openapi/{}/openapi.y
 COMMIT_HEX = re.compile(r"^[0-9a-fA-F]{40}$")
 PATH_SEGMENT = re.compile(r"^(?!\.{1,2}$)[A-Za-z0-9._-]+$")
 HISTORY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{7,40})\.ya?ml$")
-GENERATED = "Sources/OpenAI/Generated"
-# The folders `openai-generator generate` writes, and the name of each one's copy in a snapshot: the sources and the
-# DocC articles that curate them.
-GENERATED_FOLDERS = ((GENERATED, "Generated"), ("Sources/OpenAI/OpenAI.docc/Generated", "Documentation"))
 SPEC_FILES = ("Spec/openapi.yaml", "Spec/lock.json")
 
 
@@ -124,6 +127,63 @@ def helpers_oldest_spec(root):
     return next((line.strip() for line in lines if line.strip() and not line.startswith("#")), "")
 
 
+def spec_cache_dir():
+    """The spec cache (as Scripts/lib/spec.sh's spec_cache_dir says): $OPENAI_SPEC_CACHE, else
+    ${XDG_CACHE_HOME:-$HOME/.cache}/openai-swift/specs."""
+    return os.environ.get("OPENAI_SPEC_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.environ.get("HOME", ""), ".cache"), "openai-swift", "specs"
+    )
+
+
+def known_commits(root, lock, history_dir):
+    """Every full (40-hex) openai/openai-openapi commit this machine has a record of: the lock's, the locks in the
+    repository's history of Spec/lock.json, the spec cache's records (<sha256>.json, written by update-spec.sh with
+    each spec it caches) and the files beside the history folder (../shared/spec/PROVENANCE.md)."""
+    found = set()
+    hex40 = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{40}(?![0-9a-fA-F])")
+    if COMMIT_HEX.match(lock.get("commit") or ""):
+        found.add(lock["commit"].lower())
+    try:
+        log = subprocess.run(
+            ["git", "-C", root, "log", "--format=", "-p", "--", "Spec/lock.json"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout
+        found |= {m.lower() for m in re.findall(r'"commit":\s*"([0-9a-fA-F]{40})"', log)}
+    except (OSError, ValueError, subprocess.SubprocessError):
+        pass
+    for record in glob.glob(os.path.join(spec_cache_dir(), "*.json")):
+        try:
+            commit = json.load(open(record)).get("commit") or ""
+        except (OSError, ValueError, AttributeError):
+            continue
+        if COMMIT_HEX.match(commit):
+            found.add(commit.lower())
+    spec_folder = os.path.dirname(os.path.normpath(history_dir))
+    for name in glob.glob(os.path.join(spec_folder, "*.md")):
+        try:
+            found |= {m.lower() for m in hex40.findall(open(name, errors="replace").read())}
+        except OSError:
+            pass
+    return found
+
+
+def full_commit(abbreviated, root, lock, history_dir):
+    """The one known full commit that starts with `abbreviated` (7 to 39 hex), or a refusal (exit 2)."""
+    matches = sorted(c for c in known_commits(root, lock, history_dir) if c.startswith(abbreviated))
+    if len(matches) == 1:
+        print(f"update-spec: --commit {abbreviated} is {matches[0]}", file=sys.stderr)
+        return matches[0]
+    if matches:
+        refuse(f"--commit {abbreviated} is ambiguous: {', '.join(matches)}; pass more of it")
+    refuse(
+        f"--commit {abbreviated} is abbreviated and no record here names its full commit (the lock and its git "
+        "history, the spec cache, ../shared/spec/PROVENANCE.md); pass all 40 hex (`git rev-parse` in a clone of "
+        f"{UPSTREAM_REPO}, or the commit's page on GitHub)"
+    )
+
+
 def under(path, folder):
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
@@ -173,6 +233,8 @@ def provenance(
         HISTORY_NAME.match(by_hash) if by_hash else None
     )
 
+    if opt_commit and len(opt_commit) < 40:
+        opt_commit = full_commit(opt_commit, root, lock, history_dir)
     commit, url = opt_commit, opt_url
     given_url = upstream_at_commit(opt_url) if opt_url else None
     if given_url and commit and given_url[0] != commit:
@@ -267,15 +329,18 @@ def provenance(
             f"one ({old_date}, {lock.get('commit', '')[:7]}): this moves the SDK backwards"
         )
     older = bool(warnings)
-    # Older than the oldest spec the hand-written helpers support (Spec/helpers-oldest-spec.txt)?
+    # Older than the oldest spec the hand-written helpers support (Spec/helpers-oldest-spec.txt)? A warning about
+    # this repository's code, not about the spec: the summary gives it a section of its own.
+    repository_warnings = []
     oldest = helpers_oldest_spec(root)
     if oldest and date and f"{date}-{commit[:7]}" < oldest:
-        warnings.append(
+        repository_warnings.append(
             f"the new spec ({date}) is older than the oldest one the hand-written helpers support ({oldest}, "
-            "Spec/helpers-oldest-spec.txt): the build step fails in Sources/OpenAI/Helpers/ whatever the spec's "
-            "changes; Scripts/check-history.sh compiles such specs without the helpers"
+            "Spec/helpers-oldest-spec.txt): the hand-written code (Sources/OpenAI/Helpers/ and the tests that use "
+            "it) may not compile with it, whatever the spec's changes; a failed build says which errors the locked "
+            "spec has too and what to do. Scripts/check-history.sh compiles specs older than that without the helpers"
         )
-    for w in warnings:
+    for w in warnings + repository_warnings:
         print(f"update-spec: WARNING: {w}", file=sys.stderr)
     if older and not allow_older and not dry_run:
         refuse("the new spec looks older than the locked one; pass --allow-older to move back on purpose")
@@ -290,6 +355,7 @@ def provenance(
         "commit": commit,
         "date": date,
         "warnings": warnings,
+        "repository_warnings": repository_warnings,
         "old_label": lock.get("url") or lock.get("commit") or "Spec/openapi.yaml (locked)",
         "new_label": url or commit or (source if is_url else os.path.basename(source)),
     }
@@ -318,6 +384,9 @@ def relabel(summary, report, provenance_path, old_path, new_path, rename):
     text = names(open(summary).read())
     if p["warnings"]:
         text = "".join(f"> **Warning:** {w}.\n" for w in p["warnings"]) + "\n" + text
+    if p.get("repository_warnings"):
+        text = text.rstrip("\n") + "\n\n### This repository's own code\n\n"
+        text += "".join(f"- **Warning:** {w}.\n" for w in p["repository_warnings"])
     open(summary, "w").write(text)
 
 
@@ -338,12 +407,15 @@ def write_lock(lock_path, provenance_path):
 # --- snapshot and rollback -------------------------------------------------------------------------------------------
 
 
-def snapshot(root, backup):
-    """Copies the generated folders (GENERATED_FOLDERS, times kept) and the two Spec files into backup, hashing the
-    bytes copied, and writes backup/manifest.json."""
+def snapshot(root, backup, *outputs):
+    """Copies the generator's output folders (relative to root, times kept) and the two Spec files into backup,
+    hashing the bytes copied, and writes backup/manifest.json (which lists the folders for the rollback)."""
+    if not outputs:
+        sys.exit("update-spec-helpers.py snapshot: no output folder given")
     folders = {}
-    for rel, saved_name in GENERATED_FOLDERS:
-        generated, saved = os.path.join(root, rel), os.path.join(backup, saved_name)
+    for index, rel in enumerate(outputs):
+        rel = rel.rstrip("/")
+        generated, saved = os.path.join(root, rel), os.path.join(backup, f"output-{index}")
         files, dirs = {}, []
         if os.path.isdir(generated):
             os.makedirs(saved)
@@ -352,7 +424,7 @@ def snapshot(root, backup):
                 for name in filenames:
                     file = os.path.relpath(os.path.join(dirpath, name), generated)
                     files[file] = copy_hashing(os.path.join(generated, file), os.path.join(saved, file))
-        folders[rel] = {"existed": os.path.isdir(generated), "dirs": dirs, "sha256": files}
+        folders[rel] = {"saved": f"output-{index}", "existed": os.path.isdir(generated), "dirs": dirs, "sha256": files}
     spec = {}
     for rel in SPEC_FILES:
         path = os.path.join(root, rel)
@@ -394,9 +466,8 @@ def rollback(root, backup):
         counts["restored"] += 1
 
     problems = []
-    for rel, saved_name in GENERATED_FOLDERS:
-        generated, saved = os.path.join(root, rel), os.path.join(backup, saved_name)
-        state = manifest["folders"][rel]
+    for rel, state in manifest["folders"].items():
+        generated, saved = os.path.join(root, rel), os.path.join(backup, state["saved"])
         wanted = state["sha256"]
         if state["existed"]:
             for dirpath, dirnames, filenames in os.walk(generated, topdown=False):
@@ -418,7 +489,7 @@ def rollback(root, backup):
             shutil.rmtree(generated)
             counts["removed"] += 1
         # What an interrupted generator leaves beside the folder.
-        for staging in glob.glob(os.path.join(os.path.dirname(generated), ".Generated.staging-*")):
+        for staging in glob.glob(os.path.join(os.path.dirname(generated), f".{os.path.basename(generated)}.staging-*")):
             shutil.rmtree(staging, ignore_errors=True)
         now = {}
         for dirpath, _, filenames in os.walk(generated):
@@ -446,7 +517,7 @@ def rollback(root, backup):
     print(
         f"update-spec: rolled back: {counts['restored']} file(s) put back, {counts['removed']} removed; "
         + (
-            f"{', '.join(rel + '/' for rel, _ in GENERATED_FOLDERS)}, Spec/openapi.yaml and Spec/lock.json are byte "
+            f"{', '.join(rel + '/' for rel in manifest['folders'])}, Spec/openapi.yaml and Spec/lock.json are byte "
             "for byte as before."
             if not problems
             else "BUT " + "; ".join(problems)
@@ -519,12 +590,9 @@ def causes(message, changes):
     return [change for score, change in scored if score == top]
 
 
-def explain(root, log, diff_path, what):
-    text = open(log, errors="replace").read()
-    try:
-        changes = json.load(open(diff_path)).get("changes", [])
-    except (OSError, ValueError):
-        changes = []
+def compile_errors(text, root, outputs):
+    """The compiler errors of a build log, each once: (hand-written [(rel, line, col, msg)], XCTest assertion
+    lines [(rel, line, None, msg)], the number of errors inside the generated folders)."""
     seen, handwritten, assertions, generated = set(), [], [], 0
     for m in ERROR_LINE.finditer(text):
         path = os.path.realpath(m["path"])
@@ -533,22 +601,59 @@ def explain(root, log, diff_path, what):
         if key in seen:
             continue
         seen.add(key)
-        if rel.startswith(GENERATED + "/"):
+        if any(under(rel, folder) for folder in outputs):
             generated += 1
         elif m["col"] is None:
             assertions.append(key)  # XCTest's `file:line: error: -[Suite test] : XCTAssert… failed`
         else:
             handwritten.append(key)
+    return handwritten, assertions, generated
+
+
+def explain(root, log, diff_path, what, provenance_path="", locked_log="", keep="0", *outputs):
+    outputs = [o.rstrip("/") for o in outputs] or ["Sources/OpenAI/Generated"]
+    text = open(log, errors="replace").read()
+    try:
+        changes = json.load(open(diff_path)).get("changes", [])
+    except (OSError, ValueError):
+        changes = []
+    try:
+        prov = json.load(open(provenance_path)) if provenance_path else {}
+    except (OSError, ValueError):
+        prov = {}
+    handwritten, assertions, generated = compile_errors(text, root, outputs)
+    # The same build on the locked spec (after the rollback): its errors, or None when it did not run.
+    locked = None
+    if locked_log and os.path.exists(locked_log):
+        locked_text = open(locked_log, errors="replace").read()
+        locked_handwritten, _, locked_generated = compile_errors(locked_text, root, outputs)
+        locked = {(rel, msg) for rel, _, _, msg in locked_handwritten} | {
+            (rel, line) for rel, line, _, _ in locked_handwritten
+        }
+        locked_count = len(locked_handwritten) + locked_generated
+
+    def also_locked(key):
+        rel, line, _, msg = key
+        return locked is not None and ((rel, msg) in locked or (rel, line) in locked)
 
     out = [f"update-spec: FAILED: {what}."]
+    new_errors, old_errors = [], []
     if handwritten:
         files = sorted({k[0] for k in handwritten})
         out.append(
-            f"Hand-written code that no longer compiles: {len(handwritten)} error(s) in {len(files)} "
-            f"file(s): " + ", ".join(files)
+            f"Hand-written code that does not compile with the new spec: {len(handwritten)} error(s) in "
+            f"{len(files)} file(s): " + ", ".join(files)
         )
-        for rel, line, col, msg in handwritten[:30]:
+        for key in handwritten[:30]:
+            rel, line, col, msg = key
             out.append(f"  {rel}:{line}:{col}: error: {msg}")
+            if also_locked(key):
+                old_errors.append(key)
+                out.append(
+                    "      ALSO on the locked spec: the same build fails there, so this spec change is not its cause"
+                )
+                continue
+            new_errors.append(key)
             found = causes(msg, changes)
             for change in found[:3]:
                 out.append(
@@ -558,13 +663,14 @@ def explain(root, log, diff_path, what):
             if len(found) > 3:
                 out.append(f"      … and {len(found) - 3} more matching spec changes")
             if not found and changes:
-                out.append("      (no spec change in the diff names these identifiers)")
+                why = "; the locked spec builds without it, so the new spec is its cause" if locked is not None else ""
+                out.append(f"      (no spec change in the diff names these identifiers{why})")
         if len(handwritten) > 30:
             out.append(f"  … and {len(handwritten) - 30} more (see the build output above)")
     if generated:
         out.append(
-            f"{generated} error(s) inside {GENERATED}/: the generated code itself does not compile "
-            "(a generator problem, not a hand-written one; see the build output above)."
+            f"{generated} error(s) inside {', '.join(o + '/' for o in outputs)}: the generated code itself does not "
+            "compile (a generator problem, not a hand-written one; see the build output above)."
         )
     failed_tests = sorted(
         set(re.findall(r"Test Case '([^']+)' failed", text))
@@ -576,6 +682,53 @@ def explain(root, log, diff_path, what):
     if not handwritten and not generated and not failed_tests and not assertions:
         out.append("Last lines of its output:")
         out += ["  " + line for line in [s for s in text.splitlines() if s.strip()][-15:]]
+
+    # Against the locked spec, and what to do.
+    if handwritten or generated:
+        if locked is None:
+            out.append(
+                "Not compared with the locked spec: --keep-on-failure keeps the new state."
+                if keep == "1"
+                else "Not compared with the locked spec (the rollback did not finish)."
+            )
+        elif locked_count == 0:
+            out.append("On the locked spec the same build succeeds: every error above comes with the new spec.")
+        else:
+            out.append(
+                f"On the locked spec the same build fails too ({locked_count} error(s)): "
+                f"{len(old_errors)} of the errors above are there already, {len(new_errors)} come with the new spec."
+            )
+    todo = []
+    oldest = helpers_oldest_spec(root)
+    older_than_helpers = any(
+        "oldest one the hand-written helpers support" in w for w in prov.get("repository_warnings", [])
+    )
+    if old_errors:
+        todo.append(
+            "the hand-written code does not build on the locked spec either: fix that first (it is not this update's "
+            "doing; `swift build --target OpenAIRealtime` on a clean checkout shows it), then run the update again."
+        )
+    if new_errors and older_than_helpers:
+        todo.append(
+            f"the new spec is older than the oldest one the hand-written code supports ({oldest}, "
+            "Spec/helpers-oldest-spec.txt). To move to it on purpose: run again with --allow-older --keep-on-failure, "
+            "change the helpers and tests named above to what this spec has, set Spec/helpers-oldest-spec.txt to the "
+            "new spec (Scripts/check-history.sh then compiles the helpers against it and every later spec), build, "
+            "and commit all of it together."
+        )
+    elif new_errors:
+        todo.append(
+            "the new spec changes what the hand-written code above uses. Run again with --keep-on-failure (the new "
+            "spec and generated code stay), update those files to the new API, check with `swift build "
+            "--build-tests`, and commit them with the update's paths (Scripts/update-spec.sh --print-paths)."
+        )
+    if generated:
+        todo.append("report the generator problem with the new spec (openai-generator check, the errors above).")
+    if failed_tests or assertions:
+        todo.append("run the failed tests with `swift test --filter NAME` after --keep-on-failure to see why.")
+    if todo:
+        out.append("What to do:")
+        out += [f"  - {item}" for item in todo]
     print("\n".join(out), file=sys.stderr)
 
 

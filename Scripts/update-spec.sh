@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Moves the SDK to a new OpenAI spec as one transaction. First it diffs the new spec against the locked one and
 # prints the markdown change summary (for the pull request and the changelog); then it puts the new spec at
-# Spec/openapi.yaml, rewrites Spec/lock.json, regenerates Sources/OpenAI/Generated/, runs `openai-generator check`,
-# builds every library target with the hand-written code (OpenAI, OpenAIRealtime) and runs the fast tests.
-# When any of those fails, or the run is interrupted (Ctrl-C, TERM), Sources/OpenAI/Generated/ and the DocC articles
-# in Sources/OpenAI/OpenAI.docc/Generated/ (the whole folders: files the new generation added are removed),
-# Spec/openapi.yaml and Spec/lock.json are put back byte for byte and
-# the failure is explained: for a compile error, the hand-written files and lines, and the spec change that caused
-# each error when the diff can tell. (The Python parts are in Scripts/update-spec-helpers.py.)
+# Spec/openapi.yaml, rewrites Spec/lock.json, regenerates the folders `openai-generator generate --list-outputs`
+# names (Sources/OpenAI/Generated/ and the DocC articles in Sources/OpenAI/OpenAI.docc/Generated/), runs
+# `openai-generator check`, builds every library target with the hand-written code (OpenAI, OpenAIRealtime,
+# OpenAIAdmin) and runs the fast tests (preparing the test servers' Python venv when OPENAI_TEST_PYTHON is unset).
+# When any of those fails, or the run is interrupted (Ctrl-C, TERM), those folders (whole: files the new generation
+# added are removed), Spec/openapi.yaml and Spec/lock.json are put back byte for byte and the failure is explained:
+# for a compile error, the hand-written files and lines, the spec change that caused each error when the diff can
+# tell, and whether the same error happens on the locked spec (the build is repeated there), with what to do.
+# (The Python parts are in Scripts/update-spec-helpers.py.)
 #
 # Usage: Scripts/update-spec.sh [options] NEW_SPEC_PATH_OR_URL
-#   --commit SHA          the openai/openai-openapi commit (40 hex) the new spec is. Taken from the URL only when it is
+#        Scripts/update-spec.sh --print-paths     the paths an update changes and its commit must hold, one a line:
+#                                                 Spec/lock.json and the generator's output folders (what the
+#                                                 workflow's pull request adds; Spec/openapi.yaml is git-ignored)
+#   --commit SHA          the openai/openai-openapi commit the new spec is: 40 hex, or an abbreviation of at least 7
+#                         that the lock, the spec cache or ../shared/spec (PROVENANCE.md) names in full (refused
+#                         when none or several do). Taken from the URL only when it is
 #                         openai/openai-openapi's at a commit: https://raw.githubusercontent.com/openai/openai-openapi/
 #                         <40-hex>/... or https://github.com/openai/openai-openapi/raw|blob/<40-hex>/.... Required
 #                         for any other URL (40 hex in its path are never taken as a commit) and for a local file
@@ -46,12 +53,17 @@
 #                              OpenAISDKTests.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|
 #                              SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)
 #                              and OpenAISDKRealtimeTests.RealtimeFixtureDecodingTests.
-#                              The step says how many tests ran and how many skipped; a skipped one is a failure
-#                              with CI=true (a skipped test has not passed), a warning otherwise.
+#                              The step says how many tests ran and how many skipped (named in the summary); a
+#                              skipped one is a failure with CI=true (a skipped test has not passed), a warning
+#                              otherwise. OPENAI_TEST_PYTHON (the test server's Python) is prepared as Scripts/test.sh
+#                              does (Scripts/lib/test-env.sh: Scripts/.venv) when it is unset.
 #   SKIP_SDK_BUILD=1           skip the build and test steps (generate and check only).
 #   SCRATCH_PATH=DIR           SwiftPM build folder (passed as --scratch-path).
-#   SUMMARY_FILE=PATH          also write the markdown summary there (before anything changes).
-#   SUMMARY_JSON=PATH          also write the diff's JSON report there (`openai-generator diff --format json`).
+#   SUMMARY_FILE=PATH          where the markdown summary is written (before anything changes; the checks that ran,
+#                              tests skipped among them, are added at the end on success). Default
+#                              ${SCRATCH_PATH:-.build}/update-spec/summary.md. The path is printed.
+#   SUMMARY_JSON=PATH          where the diff's JSON report is written (`openai-generator diff --format json`):
+#                              default beside SUMMARY_FILE, its name ending .json instead of .md. Printed too.
 #   HISTORY_DIR=DIR            historical specs, to date a spec by its file name (default ../shared/spec/history).
 #   OPENAI_SPEC_CACHE=DIR      where the new spec is kept on success, as <sha256>.yaml, for Scripts/fetch-spec.sh
 #                              (default ${XDG_CACHE_HOME:-$HOME/.cache}/openai-swift/specs).
@@ -66,6 +78,8 @@ CALLER_PWD="$PWD"
 cd "$ROOT"
 # shellcheck source=lib/spec.sh source-path=SCRIPTDIR
 source "$ROOT/Scripts/lib/spec.sh"
+# shellcheck source=lib/test-env.sh source-path=SCRIPTDIR
+source "$ROOT/Scripts/lib/test-env.sh"
 
 # Prints a path given by the caller as an absolute one (relative paths are the caller's, not the repository's).
 from_caller() {
@@ -82,6 +96,7 @@ usage() {
 }
 
 DRY_RUN=0
+PRINT_PATHS=0
 KEEP_ON_FAILURE=0
 ALLOW_LOCAL=0
 ALLOW_OLDER=0
@@ -92,6 +107,7 @@ SOURCE=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
+        --print-paths) PRINT_PATHS=1 ;;
         --keep-on-failure) KEEP_ON_FAILURE=1 ;;
         --allow-local-source) ALLOW_LOCAL=1 ;;
         --allow-older) ALLOW_OLDER=1 ;;
@@ -125,18 +141,22 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
-if [[ -z "$SOURCE" ]]; then
+if [[ $PRINT_PATHS -eq 1 && -n "$SOURCE" ]]; then
+    echo "update-spec: --print-paths takes no spec" >&2
+    usage
+fi
+if [[ -z "$SOURCE" && $PRINT_PATHS -eq 0 ]]; then
     usage
 fi
 SOURCE="$(from_caller "$SOURCE")"
-SUMMARY_FILE="$(from_caller "${SUMMARY_FILE:-}")"
-SUMMARY_JSON="$(from_caller "${SUMMARY_JSON:-}")"
+SUMMARY_FILE="$(from_caller "${SUMMARY_FILE:-${SCRATCH_PATH:-$ROOT/.build}/update-spec/summary.md}")"
+SUMMARY_JSON="$(from_caller "${SUMMARY_JSON:-${SUMMARY_FILE%.md}.json}")"
 if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
     OPENAI_GENERATOR="$(from_caller "$OPENAI_GENERATOR")"
 fi
 if [[ -n "$OPT_COMMIT" ]]; then
-    if [[ ! "$OPT_COMMIT" =~ ^[0-9a-fA-F]{40}$ ]]; then
-        echo "update-spec: --commit wants the full 40-hex commit, got '$OPT_COMMIT' (nothing changed)" >&2
+    if [[ ! "$OPT_COMMIT" =~ ^[0-9a-fA-F]{7,40}$ ]]; then
+        echo "update-spec: --commit wants a commit as hex (40 digits, or an abbreviation of at least 7), got '$OPT_COMMIT' (nothing changed)" >&2
         exit 2
     fi
     OPT_COMMIT="$(printf '%s' "$OPT_COMMIT" | tr 'A-F' 'a-f')"
@@ -190,10 +210,9 @@ INTERRUPTED=""
 HELPERS="$ROOT/Scripts/update-spec-helpers.py"
 helper() { python3 "$HELPERS" "$@"; }
 
-# Takes the snapshot rollback() restores: a copy of the generated folders (Sources/OpenAI/Generated/ and the DocC
-# articles in Sources/OpenAI/OpenAI.docc/Generated/, times kept), Spec/openapi.yaml and
-# Spec/lock.json, with every file's sha256.
-snapshot() { helper snapshot "$ROOT" "$BACKUP"; }
+# Takes the snapshot rollback() restores: a copy of the generator's output folders (OUTPUTS, times kept),
+# Spec/openapi.yaml and Spec/lock.json, with every file's sha256.
+snapshot() { helper snapshot "$ROOT" "$BACKUP" "${OUTPUTS[@]}"; }
 # Makes them what they were at the snapshot (files that differ in bytes or time copied back, files the run added
 # removed) and verifies every hash; non-zero when the result differs.
 rollback() { helper rollback "$ROOT" "$BACKUP"; }
@@ -211,10 +230,9 @@ on_exit() {
         if [[ $KEEP_ON_FAILURE -eq 1 && -z "$INTERRUPTED" ]]; then
             {
                 echo "update-spec: --keep-on-failure: the new state is kept for fixing by hand: Spec/openapi.yaml and"
-                echo "  Spec/lock.json are the new spec's, Sources/OpenAI/Generated/ and Sources/OpenAI/OpenAI.docc/Generated/"
-                echo "  are what it generated."
-                echo "  To go back: git checkout -- Spec/lock.json Sources/OpenAI/Generated Sources/OpenAI/OpenAI.docc/Generated &&"
-                echo "  git clean -fd Sources/OpenAI/Generated Sources/OpenAI/OpenAI.docc/Generated && Scripts/fetch-spec.sh"
+                echo "  Spec/lock.json are the new spec's, ${OUTPUTS[*]} are what it generated."
+                echo "  To go back: git checkout -- Spec/lock.json ${OUTPUTS[*]} &&"
+                echo "  git clean -fd ${OUTPUTS[*]} && Scripts/fetch-spec.sh"
             } >&2
         elif ! rollback; then
             echo "update-spec: ROLLBACK INCOMPLETE; the snapshot is kept at $BACKUP" >&2
@@ -237,14 +255,21 @@ trap on_exit EXIT
 trap 'on_signal INT 130' INT
 trap 'on_signal TERM 143' TERM
 
-# Prints what a failed step's log means: compiler errors in hand-written files (outside Sources/OpenAI/Generated/)
-# with file:line:column and the spec change behind each, errors inside Generated/, failed tests; else its last lines.
-explain_failure() { helper explain "$ROOT" "$1" "$WORK/diff.json" "$2"; }
+# Prints what a failed step's log means: compiler errors in hand-written files (outside the generated folders)
+# with file:line:column, the spec change behind each and whether the build on the locked spec (its log, when there
+# is one) has the same error, errors inside the generated code, failed tests, and what to do; else its last lines:
+# explain_failure LOG WHAT [LOCKED_LOG].
+explain_failure() {
+    helper explain "$ROOT" "$1" "$WORK/diff.json" "$2" "$WORK/provenance.json" "${3:-}" "$KEEP_ON_FAILURE" \
+        "${OUTPUTS[@]}"
+}
 
 # Runs a step's command with its output on stderr and in a log; on failure, explains it and exits 1 (the EXIT
-# trap rolls back).
+# trap rolls back). When a `swift build` fails with compiler errors, it rolls back first and runs the same build on
+# the locked spec, so the explanation can tell the errors the new spec causes from those the code already had
+# (not with --keep-on-failure, which keeps the new state).
 run_logged() {
-    local what="$1" log="$WORK/$2.log" status=0
+    local what="$1" name="$2" log="$WORK/$2.log" status=0 locked_log="" locked_status=0
     shift 2
     printf '+ %s\n' "$*" >&2
     "$@" 2>&1 | tee "$log" >&2 || status=$?
@@ -252,10 +277,58 @@ run_logged() {
         exit 130
     fi
     if [[ $status -ne 0 ]]; then
-        explain_failure "$log" "$what (exit status $status)"
+        if [[ "$1 ${2:-}" == "swift build" && $KEEP_ON_FAILURE -eq 0 ]] && grep -q ': error: ' "$log"; then
+            step "locked-build: roll back, then the same build on the locked spec (which errors come with the new one?)"
+            if rollback; then
+                STATE=rolledback
+                locked_log="$WORK/$name-locked.log"
+                printf '+ %s\n' "$*" >&2
+                "$@" >"$locked_log" 2>&1 || locked_status=$?
+                if [[ -n "$INTERRUPTED" ]]; then
+                    exit 130
+                fi
+                echo "update-spec: on the locked spec the same build exits with status $locked_status" >&2
+            fi
+        fi
+        explain_failure "$log" "$what (exit status $status)" "$locked_log"
         exit 1
     fi
 }
+
+# Sets GENERATOR: OPENAI_GENERATOR, or the debug build of this checkout's (built when needed; output on stderr).
+locate_generator() {
+    if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
+        GENERATOR="$OPENAI_GENERATOR"
+        echo "update-spec: using OPENAI_GENERATOR=$GENERATOR" >&2
+    else
+        echo "+ swift build --product openai-generator" >&2
+        build_generator debug >&2
+    fi
+    if [[ ! -x "$GENERATOR" ]]; then
+        echo "update-spec: no generator executable at $GENERATOR (nothing changed)" >&2
+        exit 1
+    fi
+}
+
+# Sets OUTPUTS: the folders `generate` writes (relative to the repository), from the generator itself, so the
+# snapshot, the rollback, the last message and the workflow's pull request name the same ones.
+list_outputs() {
+    local listed status=0
+    listed="$("$GENERATOR" generate --list-outputs)" || status=$?
+    if [[ $status -ne 0 || -z "$listed" ]]; then
+        echo "update-spec: $GENERATOR cannot list its output folders (generate --list-outputs, exit status $status):" \
+            "use a generator built from this checkout (nothing changed)" >&2
+        exit 1
+    fi
+    mapfile -t OUTPUTS <<<"$listed"
+}
+
+if [[ $PRINT_PATHS -eq 1 ]]; then
+    locate_generator
+    list_outputs
+    printf '%s\n' Spec/lock.json "${OUTPUTS[@]}"
+    exit 0
+fi
 
 # --- 1. the new spec and where it came from ------------------------------------------------------------------------
 
@@ -305,17 +378,9 @@ step "2/9 Locked spec (Scripts/fetch-spec.sh)"
 "$ROOT/Scripts/fetch-spec.sh" >&2
 
 step "3/9 The generator"
-if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
-    GENERATOR="$OPENAI_GENERATOR"
-    echo "update-spec: using OPENAI_GENERATOR=$GENERATOR" >&2
-else
-    echo "+ swift build --product openai-generator" >&2
-    build_generator debug >&2
-fi
-if [[ ! -x "$GENERATOR" ]]; then
-    echo "update-spec: no generator executable at $GENERATOR (nothing changed)" >&2
-    exit 1
-fi
+locate_generator
+list_outputs
+echo "update-spec: the generator writes ${OUTPUTS[*]}" >&2
 
 # --- 4. the summary, before anything changes -------------------------------------------------------------------------
 
@@ -340,12 +405,10 @@ for format in markdown json; do
 done
 mv "$WORK/diff.markdown" "$WORK/summary.md"
 helper relabel "$WORK/summary.md" "$WORK/diff.json" "$WORK/provenance.json" "$DEST" "$NEW" "$RENAME_PATHS"
-if [[ -n "$SUMMARY_FILE" ]]; then
-    cp "$WORK/summary.md" "$SUMMARY_FILE"
-fi
-if [[ -n "$SUMMARY_JSON" ]]; then
-    cp "$WORK/diff.json" "$SUMMARY_JSON"
-fi
+mkdir -p "$(dirname "$SUMMARY_FILE")" "$(dirname "$SUMMARY_JSON")"
+cp "$WORK/summary.md" "$SUMMARY_FILE"
+cp "$WORK/diff.json" "$SUMMARY_JSON"
+echo "update-spec: the summary is in $SUMMARY_FILE, the JSON report with every change in $SUMMARY_JSON" >&2
 cat "$WORK/summary.md"
 if grep -q '^No changes\.' "$WORK/summary.md"; then
     echo "update-spec: the new spec differs in bytes but not in anything the SDK uses; updating the lock anyway." >&2
@@ -372,8 +435,11 @@ run_logged "generation (openai-generator generate)" generate \
 step "7/9 Check (openai-generator check)"
 run_logged "openai-generator check" check "$GENERATOR" check
 
+# What ran, for the summary's last section (the pull request shows it): one markdown list item each.
+CHECKS=("\`openai-generator check\`: ${OUTPUTS[*]} are what the new spec generates.")
 if [[ "${SKIP_SDK_BUILD:-0}" == "1" ]]; then
     step "8/9 Build and 9/9 fast tests: skipped (SKIP_SDK_BUILD=1)"
+    CHECKS+=("Not built and no test run (SKIP_SDK_BUILD=1): this update has not been compiled.")
 else
     step "8/9 Build the library targets with the hand-written code (OpenAI, OpenAIRealtime, OpenAIAdmin)"
     # OpenAIRealtime and OpenAIAdmin depend on OpenAI: the first command builds it too.
@@ -381,10 +447,17 @@ else
         swift build --target OpenAIRealtime ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
     run_logged "the admin module build (swift build --target OpenAIAdmin)" build-admin \
         swift build --target OpenAIAdmin ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+    CHECKS+=("Built with the hand-written code: \`OpenAI\`, \`OpenAIRealtime\`, \`OpenAIAdmin\`.")
     if [[ "$TEST_FILTER" == "none" ]]; then
         step "9/9 Fast tests: skipped (UPDATE_SPEC_TEST_FILTER=none)"
+        CHECKS+=("No fast test run (UPDATE_SPEC_TEST_FILTER=none).")
     else
         step "9/9 Fast tests (every test and benchmark compiles; swift test --filter)"
+        if [[ -z "${OPENAI_TEST_PYTHON:-}" ]]; then
+            # The README examples run against the local test server: its Python, as Scripts/test.sh prepares it.
+            echo "update-spec: OPENAI_TEST_PYTHON is unset; preparing Scripts/.venv for the test server (Scripts/lib/test-env.sh)" >&2
+            prepare_test_python >&2
+        fi
         run_logged "the test build (swift build --build-tests)" build-tests \
             swift build --build-tests ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
         run_logged "the fast tests (swift test --filter)" tests \
@@ -396,16 +469,25 @@ else
             exit 1
         fi
         # XCTest: "Executed N tests, with K tests skipped and F failures"; each skipped test also has a line.
-        skipped="$({ grep -Eo "Test Case '[^']*' skipped" "$WORK/tests.log" || true; } | LC_ALL=C sort -u | wc -l | tr -d ' ')"
+        mapfile -t skipped_tests < <({ grep -Eo "Test Case '[^']*' skipped" "$WORK/tests.log" || true; } \
+            | sed "s/^Test Case '//; s/' skipped\$//" | LC_ALL=C sort -u)
+        skipped="${#skipped_tests[@]}"
         echo "update-spec: fast tests: ${xctest_total:-0} ran (XCTest), $skipped skipped" >&2
         if [[ "$skipped" -gt 0 ]]; then
             if [[ "${CI:-}" == "true" ]]; then
                 echo "update-spec: FAILED: $skipped fast test(s) skipped, and CI=true makes a skipped test a failure" \
                     "(a skipped test has not passed):" >&2
-                { grep -Eo "Test Case '[^']*' skipped" "$WORK/tests.log" || true; } | LC_ALL=C sort -u | sed 's/^/  /' >&2
+                printf '  %s\n' "${skipped_tests[@]}" >&2
                 exit 1
             fi
             echo "update-spec: warning: $skipped fast test(s) skipped: they have not passed." >&2
+            names=""
+            for test_name in "${skipped_tests[@]}"; do
+                names+="${names:+, }\`$test_name\`"
+            done
+            CHECKS+=("Fast tests (\`$TEST_FILTER\`): ${xctest_total:-0} ran, **$skipped skipped, so not passed**: $names.")
+        else
+            CHECKS+=("Fast tests (\`$TEST_FILTER\`): ${xctest_total:-0} ran, none skipped; every test and benchmark compiles.")
         fi
     fi
 fi
@@ -414,8 +496,15 @@ STATE=finished
 # Keep the new spec where Scripts/fetch-spec.sh looks, so a fresh checkout on this machine finds it.
 if cached="$(spec_cache_put "$NEW" "$NEW_SHA")"; then
     echo "update-spec: cached the new spec as $cached" >&2
+    # Its lock beside it: where the spec comes from, and the full commit a later --commit abbreviation expands to.
+    cp "$LOCK" "${cached%.yaml}.json" 2>/dev/null || true
 else
     echo "update-spec: warning: could not write the spec cache $(spec_cache_dir) (continuing)" >&2
 fi
-printf '\nupdate-spec: updated to %s (sha256 %s); review the summary above and commit Spec/lock.json with Sources/OpenAI/Generated/ and Sources/OpenAI/OpenAI.docc/Generated/.\n' \
-    "$NEW_LABEL" "$NEW_SHA" >&2
+# The checks, at the end of the summary (stdout and SUMMARY_FILE).
+{
+    printf '\n### Checks of this update\n\n'
+    printf -- '- %s\n' "${CHECKS[@]}"
+} | tee -a "$SUMMARY_FILE"
+printf '\nupdate-spec: updated to %s (sha256 %s); review the summary (%s) and commit %s (Scripts/update-spec.sh --print-paths).\n' \
+    "$NEW_LABEL" "$NEW_SHA" "$SUMMARY_FILE" "Spec/lock.json ${OUTPUTS[*]}" >&2

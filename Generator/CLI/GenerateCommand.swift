@@ -8,6 +8,7 @@ public enum GenerateCommand {
         usage: openai-generator generate [--spec PATH] [--output DIR] [--docs-output DIR|none]
                                          [--access public|package|internal] [--overrides PATH] [--force]
                                          [--strict] [--line-cap N] [--fresh-layout] [--cli-commands PATH]
+                                         [--list-outputs]
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output the Generated
         folder of the OpenAI.docc catalog beside the output folder when there is one (the DocC articles that
@@ -24,6 +25,9 @@ public enum GenerateCommand {
         type when its area's operations no longer reach it, when it gets or leaves a file of its own, or when
         its file grows over the line cap); --fresh-layout lays every type out from the spec alone, as in an
         empty folder.
+        --list-outputs prints the folders generate writes with these options (the output folder, then the
+        DocC folder when there is one), one per line, and reads and writes nothing: Scripts/update-spec.sh
+        snapshots, rolls back and commits exactly these.
         Exit status: 0 success; 1 invalid spec or overrides, a warning with --strict, or a folder it does not
         own; 2 usage error; 3 I/O error.
         """
@@ -34,6 +38,7 @@ public enum GenerateCommand {
     /// - Parameter arguments: The command-line words after `generate`.
     /// - Returns: The report (standard output), the diagnostics (standard error) and the status.
     public static func run(arguments: [String]) -> CommandOutcome {
+        if arguments.contains("--list-outputs") { return listOutputs(arguments) }
         let start = Date()
         let parsed: CommandArguments
         let generation: SpecGeneration
@@ -96,5 +101,23 @@ public enum GenerateCommand {
         )
         report.append(String(format: "time: %.3f s", Date().timeIntervalSince(start)))
         return CommandOutcome(status: 0, output: report.joined(separator: "\n") + "\n", errorOutput: errorOutput)
+    }
+
+    /// `generate --list-outputs`: the folders a generation with the same options writes, one a
+    /// line, without reading the spec.
+    private static func listOutputs(_ words: [String]) -> CommandOutcome {
+        do throws(UsageError) {
+            let parsed = try CommandArguments(
+                words, valued: SpecGeneration.valuedOptions,
+                flags: ["--force", "--strict", "--fresh-layout", "--list-outputs"])
+            guard parsed.positional.isEmpty else {
+                throw UsageError("generate takes no positional argument: \(parsed.positional[0])")
+            }
+            let folders =
+                [SpecGeneration.outputFolder(parsed)] + [SpecGeneration.documentationFolder(parsed)].compactMap { $0 }
+            return CommandOutcome(status: 0, output: folders.joined(separator: "\n") + "\n")
+        } catch {
+            return .usageError(error, usage: usage)
+        }
     }
 }

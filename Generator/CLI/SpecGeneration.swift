@@ -13,7 +13,7 @@ struct SpecGeneration {
     var result: GenerationResult
 
     /// The options `generate` and `check` both take, with their defaults.
-    private static let valuedOptions: Set<String> = [
+    static let valuedOptions: Set<String> = [
         "--spec", "--output", "--docs-output", "--overrides", "--cli-commands", "--line-cap", "--access",
     ]
 

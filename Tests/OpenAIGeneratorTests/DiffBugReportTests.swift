@@ -43,7 +43,7 @@ final class DiffBugReportTests: XCTestCase {
         XCTAssertEqual(change.judgements.first { $0.audience == .swift }?.severity, .info)
     }
 
-    func testMarkdownSummaryCountsOneBreakingTwoNonBreakingAndFailOnBreakingExitsNonZero() {
+    func testMarkdownSummaryCountsOneBreakingTwoNonBreakingAndFailOnBreakingExitsNonZero() throws {
         let arguments = [
             Self.fixture("markdown-summary", "old.yaml"), Self.fixture("markdown-summary", "new.yaml"),
             "--format", "markdown", "--fail-on", "breaking", "--overrides", "none",
@@ -56,9 +56,25 @@ final class DiffBugReportTests: XCTestCase {
             outcome.output.contains(
                 "| **Breaks Swift code** (the generated API: code using it may stop compiling) | 1 | Things 1 |"),
             outcome.output)
+        XCTAssertTrue(outcome.output.contains("| New (schemas, properties, values) | 1 | Things 1 |"), outcome.output)
+        // New and removed operations lead, with the call each is, before the table of the rest.
+        XCTAssertTrue(outcome.output.contains("| New operations (listed above) | 1 | Things 1 |"), outcome.output)
+        let operations = try XCTUnwrap(outcome.output.range(of: "### Operations"))
+        let table = try XCTUnwrap(outcome.output.range(of: "| What | Changes | Areas |"))
+        XCTAssertLessThan(operations.lowerBound, table.lowerBound)
         XCTAssertTrue(
-            outcome.output.contains("| New (operations, schemas, properties, values) | 2 | Things 2 |"),
-            outcome.output)
+            outcome.output.contains(
+                "| New | `GET /things/{thing_id}` | `client.things.retrieve(thingID:)` | Things |"), outcome.output)
+        let backward = DiffCommand.run(arguments: [
+            Self.fixture("markdown-summary", "new.yaml"), Self.fixture("markdown-summary", "old.yaml"),
+            "--format", "markdown", "--overrides", "none",
+        ])
+        XCTAssertTrue(
+            backward.output.contains(
+                "| **Removed** | `GET /things/{thing_id}` | `client.things.retrieve(thingID:)` *Breaks requests and Swift code.* | Things |"
+            ), backward.output)
+        XCTAssertFalse(
+            backward.output.contains("} removed"), "listed once, in the operations table: \(backward.output)")
         XCTAssertTrue(
             outcome.output.contains(
                 "- **Things** `CreateThingRequest.effort`: enum value \"medium\" removed. *Breaks requests and Swift code.*"

@@ -181,8 +181,16 @@ final class DiffHistoryTests: XCTestCase {
             XCTAssertTrue(markdown.contains("<summary><b>\(title) ("), "\(title) missing")
         }
         XCTAssertTrue(markdown.contains("### Everything else ("))
+        // Operations added and removed lead, in a table of their own (at most 60 rows), before the counts.
+        let operations = report.changes.filter { $0.kind == .operationAdded || $0.kind == .operationRemoved }
+        XCTAssertGreaterThan(operations.count, 60)
+        let section = try XCTUnwrap(markdown.range(of: "### Operations"))
+        XCTAssertLessThan(
+            section.lowerBound, try XCTUnwrap(markdown.range(of: "| What | Changes | Areas |")).lowerBound)
+        XCTAssertTrue(markdown.contains("… and \(operations.count - 60) more operations (see the JSON report)."))
         let swiftBreaks = report.changes.filter { change in
-            change.judgements.contains { $0.audience == .swift && $0.severity == .breaking }
+            change.kind != .operationRemoved
+                && change.judgements.contains { $0.audience == .swift && $0.severity == .breaking }
         }
         XCTAssertTrue(
             markdown.contains(

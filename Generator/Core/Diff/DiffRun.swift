@@ -222,11 +222,20 @@ struct DiffRun {
         case (nil, .some):
             add(.requestBodyAdded, pointerB, .new, "a request body was added", .request)
         case (let bodyA?, let bodyB?):
-            if bodyA.required != bodyB.required {
+            // What the generated method takes: the spec's flag, or a schema that requires members
+            // (``Translator/bodyIsRequired(_:schemas:)``), so a member made required can make the
+            // body required too.
+            let requiredA = oldIndex.operations[SwiftNameIndex.operationKey(a)]?.bodyRequired ?? bodyA.required
+            let requiredB = newIndex.operations[SwiftNameIndex.operationKey(b)]?.bodyRequired ?? bodyB.required
+            if requiredA != requiredB {
+                let why =
+                    requiredB != bodyB.required || requiredA != bodyA.required
+                    ? (requiredB ? " (its schema now requires members)" : " (its schema no longer requires members)")
+                    : ""
                 add(
-                    bodyB.required ? .requestBodyBecameRequired : .requestBodyBecameOptional,
+                    requiredB ? .requestBodyBecameRequired : .requestBodyBecameOptional,
                     pointerB, .new,
-                    "the request body became \(bodyB.required ? "required" : "optional")", .request)
+                    "the request body became \(requiredB ? "required" : "optional")\(why)", .request)
             }
             compareContent(
                 bodyA.content, bodyB.content, pointerA + "/content", pointerB + "/content", .request,

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAIYAML
 
 /// The markdown and GitHub Actions renderings of a report, written for the reviewer of a pull
 /// request: what breaks first, the long tail folded.
@@ -163,8 +164,13 @@ extension SpecDiffReport {
             head.append("No changes.")
             return (head.joined(separator: "\n") + "\n", 0)
         }
+        // What a reviewer reads first: the operations that came and went, with the call each is.
+        let operations = changes.filter { $0.kind == .operationAdded || $0.kind == .operationRemoved }
+        head += Self.operationsSection(operations)
         var grouped: [Group: [SpecChange]] = [:]
-        for change in changes { grouped[Self.group(of: change), default: []].append(change) }
+        for change in changes where change.kind != .operationAdded && change.kind != .operationRemoved {
+            grouped[Self.group(of: change), default: []].append(change)
+        }
         func areas(_ list: [SpecChange]) -> String {
             var counts: [String: Int] = [:]
             for change in list { counts[change.area, default: 0] += 1 }
@@ -176,10 +182,19 @@ extension SpecDiffReport {
             .swift: "**Breaks Swift code** (the generated API: code using it may stop compiling)",
             .wire: "**Breaks on the wire** only (requests the API may reject, replies older code may misread)",
             .warning: "Warnings (works, but worth a look)",
-            .new: "New (operations, schemas, properties, values)",
+            .new: "New (schemas, properties, values)",
             .other: "Other non-breaking changes",
         ]
         head += ["| What | Changes | Areas |", "|---|---:|---|"]
+        for (kind, title) in [
+            (ChangeKind.operationAdded, "New operations"), (.operationRemoved, "**Removed operations**"),
+        ] {
+            let list = operations.filter { $0.kind == kind }
+            guard !list.isEmpty else { continue }
+            head.append(
+                "| \(title) (listed above) | \(list.count) | \(areas(list).replacingOccurrences(of: "|", with: "\\|")) |"
+            )
+        }
         for group in Group.allCases {
             let list = grouped[group] ?? []
             let areaCounts = list.isEmpty ? "" : areas(list).replacingOccurrences(of: "|", with: "\\|")
@@ -294,6 +309,40 @@ extension SpecDiffReport {
             budget.dropped = max(budget.dropped, 1)
         }
         return (text, budget.dropped)
+    }
+
+    /// The most operations the summary lists by name; the others are counted (the JSON report
+    /// has every one).
+    static let listedOperationLimit = 60
+
+    /// `### Operations`: a table of the operations added and removed (method and path, the Swift
+    /// call, the verdict), additions first; empty when there are none.
+    static func operationsSection(_ operations: [SpecChange]) -> [String] {
+        guard !operations.isEmpty else { return [] }
+        let ordered =
+            operations.filter { $0.kind == .operationAdded } + operations.filter { $0.kind == .operationRemoved }
+        var lines = ["### Operations", "", "| | Operation | Swift | Area |", "|---|---|---|---|"]
+        for change in ordered.prefix(listedOperationLimit) {
+            let what = change.kind == .operationAdded ? "New" : "**Removed**"
+            let call = change.swiftDeclaration.map(Markup.code) ?? ""
+            let verdict = change.kind == .operationRemoved ? (verdictPhrase(change).map { " " + $0 } ?? "") : ""
+            let cells = [what, Markup.code(operationTitle(change)), call + verdict, Markup.inline(change.area)].map {
+                $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+            }
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        if ordered.count > listedOperationLimit {
+            lines += ["", "… and \(ordered.count - listedOperationLimit) more operations (see the JSON report)."]
+        }
+        return lines + [""]
+    }
+
+    /// `POST /content_provenance_checks`: the method and path an operation change's pointer names
+    /// (`#/paths/<path>/<method>`), else its message.
+    static func operationTitle(_ change: SpecChange) -> String {
+        let tokens = change.pointer.split(separator: "/", omittingEmptySubsequences: false)
+        guard tokens.count == 4, tokens[1] == "paths" else { return change.message }
+        return tokens[3].uppercased() + " " + unescapePointerToken(tokens[2])
     }
 
     /// `text` cut after the last `</details>` that ends within `limit` bytes, with a note.

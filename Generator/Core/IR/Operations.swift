@@ -36,6 +36,8 @@ public struct OperationDecl: Hashable, Sendable {
     public var fixedQuery: [(String, String)]
     public var parameters: [OperationParameter]
     public var bodies: [RequestBodyKind]
+    /// The caller must pass a body: `requestBody.required`, or a body schema that requires
+    /// members (``Translator/bodyIsRequired(_:schemas:)``).
     public var bodyRequired: Bool
     public var response: ResponseKind
     /// The success reply's media types except `text/event-stream`, for `Accept`.

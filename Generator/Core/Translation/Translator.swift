@@ -169,7 +169,8 @@ public struct Translator {
                 OperationDecl(
                     operationID: operationID, resourcePath: route.resourcePath, methodName: route.methodName,
                     httpMethod: operation.method.uppercased(), path: path, fixedQuery: fixedQuery,
-                    parameters: parameters, bodies: bodies, bodyRequired: operation.requestBody?.required ?? false,
+                    parameters: parameters, bodies: bodies,
+                    bodyRequired: Self.bodyIsRequired(operation.requestBody, schemas: schemas),
                     response: response, acceptTypes: acceptTypes, streams: streams,
                     adminAuthentication: Self.needsAdminKey(operation, document: document),
                     documentation: Documentation(
@@ -302,6 +303,21 @@ public struct Translator {
         let all = Set(document.schemas.map(\.name))
         let core = references.closure(of: coreRoots.union(all.subtracting(reachedByAny)).union(alsoCore))
         return all.subtracting(core)
+    }
+
+    /// Whether a caller must pass the request body: when `requestBody.required` says so, and also
+    /// when the schema of every media type it lists requires members (`required` of the object,
+    /// its `allOf` parts and `$ref`s, after `Spec/overrides.json`): no body can satisfy such a
+    /// schema, whatever the flag says. The official SDKs take these bodies as required too. A body
+    /// whose schema allows `{}` (or is not an object) stays optional unless the spec requires it.
+    static func bodyIsRequired(_ body: RequestBody?, schemas: SchemaTranslator) -> Bool {
+        guard let body else { return false }
+        if body.required { return true }
+        let mediaSchemas = body.content.compactMap(\.schema)
+        return !mediaSchemas.isEmpty
+            && mediaSchemas.allSatisfy {
+                schemas.isObjectLike($0) && !schemas.flattenedObject($0).required.isEmpty
+            }
     }
 
     /// The key of an operation in the route table: its operationId, else method and path.

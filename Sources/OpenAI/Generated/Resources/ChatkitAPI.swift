@@ -58,11 +58,11 @@ extension ChatkitSessionsAPI {
     ///
     /// - Remark: `POST /chatkit/sessions` (operationId `CreateChatSessionMethod`)
     public func create(
-        _ body: CreateChatSessionBody? = nil,
+        _ body: CreateChatSessionBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> ChatSessionResource {
         var request = APIRequest(method: "POST", path: "/chatkit/sessions", operationID: "CreateChatSessionMethod")
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: ChatSessionResource.self)
     }
 }

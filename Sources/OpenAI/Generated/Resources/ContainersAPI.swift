@@ -31,11 +31,11 @@ extension ContainersAPI {
     ///
     /// - Remark: `POST /containers` (operationId `CreateContainer`)
     public func create(
-        _ body: CreateContainerBody? = nil,
+        _ body: CreateContainerBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> ContainerResource {
         var request = APIRequest(method: "POST", path: "/containers", operationID: "CreateContainer")
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: ContainerResource.self)
     }
 

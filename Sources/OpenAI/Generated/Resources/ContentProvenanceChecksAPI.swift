@@ -28,11 +28,11 @@ extension ContentProvenanceChecksAPI {
     ///
     /// - Remark: `POST /content_provenance_checks` (operationId `Createcontentprovenancecheck`)
     public func create(
-        _ body: CreateContentProvenanceBody? = nil,
+        _ body: CreateContentProvenanceBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> ProvenanceResource {
         var request = APIRequest(method: "POST", path: "/content_provenance_checks", operationID: "Createcontentprovenancecheck")
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: ProvenanceResource.self)
     }
 }

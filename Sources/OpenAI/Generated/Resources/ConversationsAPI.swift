@@ -85,12 +85,12 @@ extension ConversationsAPI {
     /// - Remark: `POST /conversations/{conversation_id}` (operationId `updateConversation`)
     public func update(
         conversationID: Swift.String,
-        _ body: UpdateConversationBody? = nil,
+        _ body: UpdateConversationBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> ConversationResource {
         var request = APIRequest(method: "POST", path: "/conversations/{conversation_id}", operationID: "updateConversation")
         try request.setPathParameter("conversation_id", conversationID)
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: ConversationResource.self)
     }
 }

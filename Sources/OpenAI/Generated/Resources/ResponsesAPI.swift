@@ -75,11 +75,11 @@ extension ResponsesAPI {
     ///
     /// - Remark: `POST /responses/compact` (operationId `Compactconversation`)
     public func compact(
-        _ body: CompactResponseMethodPublicBody? = nil,
+        _ body: CompactResponseMethodPublicBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> CompactResource {
         var request = APIRequest(method: "POST", path: "/responses/compact", operationID: "Compactconversation")
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: CompactResource.self)
     }
 
@@ -96,14 +96,14 @@ extension ResponsesAPI {
     ///
     /// - Remark: `POST /responses/compact?beta=true` (operationId `beta_Compactconversation`)
     public func compactBeta(
-        _ body: BetaCompactResponseMethodPublicBody? = nil,
+        _ body: BetaCompactResponseMethodPublicBody,
         openaiBeta: [Swift.String]? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> BetaCompactResource {
         var request = APIRequest(method: "POST", path: "/responses/compact", operationID: "beta_Compactconversation")
         try request.addQuery("beta", "true")
         try request.addHeader("openai-beta", openaiBeta)
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: BetaCompactResource.self)
     }
 

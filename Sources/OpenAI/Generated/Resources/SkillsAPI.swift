@@ -69,11 +69,11 @@ extension SkillsAPI {
     ///
     /// - Remark: `POST /skills` (operationId `CreateSkill`)
     public func create(
-        _ body: CreateSkillBody? = nil,
+        _ body: CreateSkillBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> SkillResource {
         var request = APIRequest(method: "POST", path: "/skills", operationID: "CreateSkill")
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: SkillResource.self)
     }
 
@@ -87,11 +87,11 @@ extension SkillsAPI {
     ///
     /// - Remark: `POST /skills` (operationId `CreateSkill`)
     public func create(
-        multipart body: CreateSkillBody? = nil,
+        multipart body: CreateSkillBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> SkillResource {
         var request = APIRequest(method: "POST", path: "/skills", operationID: "CreateSkill")
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: SkillResource.self)
     }
 
@@ -189,12 +189,12 @@ extension SkillsAPI {
     /// - Remark: `POST /skills/{skill_id}` (operationId `UpdateSkillDefaultVersion`)
     public func update(
         skillID: Swift.String,
-        _ body: SetDefaultSkillVersionBody? = nil,
+        _ body: SetDefaultSkillVersionBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> SkillResource {
         var request = APIRequest(method: "POST", path: "/skills/{skill_id}", operationID: "UpdateSkillDefaultVersion")
         try request.setPathParameter("skill_id", skillID)
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: SkillResource.self)
     }
 }
@@ -264,12 +264,12 @@ extension SkillsVersionsAPI {
     /// - Remark: `POST /skills/{skill_id}/versions` (operationId `CreateSkillVersion`)
     public func create(
         skillID: Swift.String,
-        _ body: CreateSkillVersionBody? = nil,
+        _ body: CreateSkillVersionBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> SkillVersionResource {
         var request = APIRequest(method: "POST", path: "/skills/{skill_id}/versions", operationID: "CreateSkillVersion")
         try request.setPathParameter("skill_id", skillID)
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: SkillVersionResource.self)
     }
 
@@ -285,12 +285,12 @@ extension SkillsVersionsAPI {
     /// - Remark: `POST /skills/{skill_id}/versions` (operationId `CreateSkillVersion`)
     public func create(
         skillID: Swift.String,
-        multipart body: CreateSkillVersionBody? = nil,
+        multipart body: CreateSkillVersionBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> SkillVersionResource {
         var request = APIRequest(method: "POST", path: "/skills/{skill_id}/versions", operationID: "CreateSkillVersion")
         try request.setPathParameter("skill_id", skillID)
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: SkillVersionResource.self)
     }
 

@@ -80,11 +80,11 @@ extension VideosAPI {
     /// - Remark: `POST /videos` (operationId `createVideo`)
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func create(
-        _ body: CreateVideoJSONBody? = nil,
+        _ body: CreateVideoJSONBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos", operationID: "createVideo")
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -99,11 +99,11 @@ extension VideosAPI {
     /// - Remark: `POST /videos` (operationId `createVideo`)
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func create(
-        multipart body: CreateVideoMultipartBody? = nil,
+        multipart body: CreateVideoMultipartBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos", operationID: "createVideo")
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -137,11 +137,11 @@ extension VideosAPI {
     /// - Remark: `POST /videos/edits` (operationId `CreateVideoEdit`)
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func edits(
-        _ body: CreateVideoEditJSONBody? = nil,
+        _ body: CreateVideoEditJSONBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos/edits", operationID: "CreateVideoEdit")
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -156,11 +156,11 @@ extension VideosAPI {
     /// - Remark: `POST /videos/edits` (operationId `CreateVideoEdit`)
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func edits(
-        multipart body: CreateVideoEditMultipartBody? = nil,
+        multipart body: CreateVideoEditMultipartBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos/edits", operationID: "CreateVideoEdit")
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -175,11 +175,11 @@ extension VideosAPI {
     /// - Remark: `POST /videos/extensions` (operationId `CreateVideoExtend`)
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func extensions(
-        _ body: CreateVideoExtendJSONBody? = nil,
+        _ body: CreateVideoExtendJSONBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos/extensions", operationID: "CreateVideoExtend")
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -194,11 +194,11 @@ extension VideosAPI {
     /// - Remark: `POST /videos/extensions` (operationId `CreateVideoExtend`)
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func extensions(
-        multipart body: CreateVideoExtendMultipartBody? = nil,
+        multipart body: CreateVideoExtendMultipartBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos/extensions", operationID: "CreateVideoExtend")
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -263,12 +263,12 @@ extension VideosAPI {
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func remix(
         videoID: Swift.String,
-        _ body: CreateVideoRemixBody? = nil,
+        _ body: CreateVideoRemixBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos/{video_id}/remix", operationID: "CreateVideoRemix")
         try request.setPathParameter("video_id", videoID)
-        if let body { try request.setJSONBody(body) }
+        try request.setJSONBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -285,12 +285,12 @@ extension VideosAPI {
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func remix(
         videoID: Swift.String,
-        multipart body: CreateVideoRemixBody? = nil,
+        multipart body: CreateVideoRemixBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos/{video_id}/remix", operationID: "CreateVideoRemix")
         try request.setPathParameter("video_id", videoID)
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -332,11 +332,11 @@ extension VideosCharactersAPI {
     /// - Remark: `POST /videos/characters` (operationId `CreateVideoCharacter`)
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
     public func create(
-        _ body: CreateVideoCharacterBody? = nil,
+        _ body: CreateVideoCharacterBody,
         options: RequestOptions = RequestOptions()
     ) async throws -> VideoCharacterResource {
         var request = APIRequest(method: "POST", path: "/videos/characters", operationID: "CreateVideoCharacter")
-        if let body { try request.setMultipartBody(body) }
+        try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: VideoCharacterResource.self)
     }
 
