@@ -97,7 +97,8 @@ package enum Completion {
         } else if current.hasPrefix("-") {
             let own =
                 operation.map { op in
-                    op.flags.map { "--" + $0.flag } + ["--output"] + (op.page != nil ? ["--max-items"] : [])
+                    op.flags.map { "--" + $0.flag } + ["--output", "--force"]
+                        + (op.body != nil ? ["--allow-files"] : []) + (op.page != nil ? ["--max-items"] : [])
                 } ?? []
             options = own + globals
         } else {

@@ -26,10 +26,12 @@ package enum Help {
             "  --debug               log each request and reply on standard error (credentials redacted)",
             "  --version, --help",
             "Command flags: --max-items N (list commands: stop after N items across pages), --output FILE (write",
-            "the reply to FILE; binary replies need it on a terminal).",
+            "the reply to FILE; binary replies need it on a terminal; a FIFO or device is written directly, a file",
+            "replaced once the reply is whole, keeping its permissions), --force (let --output replace a file of",
+            "another user or with other hard links).",
             "Values: JSON or YAML flow text for objects and arrays, a repeated flag appends to an array, @path",
             "reads a file (@file://path as text, @data://path as base64), and a body may come as YAML or JSON on",
-            "standard input.",
+            "standard input, its strings as text (@ included) unless --allow-files DIR lets it name files under DIR.",
             "Exit status: 0 success, 1 other failure, 2 usage error, 4 the API answered 4xx, 5 the API answered",
             "5xx, 6 connection failure or timeout, 7 the reply ended early (a stream cut off).",
             "",
@@ -111,7 +113,15 @@ package enum Help {
         if operation.page != nil {
             lines.append("  --max-items N\n      Stop after N items across pages.")
         }
-        lines.append("  --output FILE\n      Write the reply to FILE.")
+        lines.append(
+            "  --output FILE\n      Write the reply to FILE (a file is replaced once the reply is whole, keeping its"
+                + "\n      permissions; a FIFO or device is written directly).")
+        lines.append("  --force\n      Let --output replace a file of another user or with other hard links.")
+        if operation.body != nil {
+            lines.append(
+                "  --allow-files DIR\n      Read @path strings of a body on standard input, for files under DIR"
+                    + " (repeatable);\n      without it they are text.")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -82,10 +82,16 @@ package enum Invocation: Sendable {
         package var maxItems: Int?
         /// Where the reply goes instead of standard output (`--output`).
         package var output: String?
+        /// `--force`: `--output` may replace a file owned by another user or with other hard links.
+        package var force = false
+        /// `--allow-files DIR` (repeatable): folders (symbolic links resolved) under which an
+        /// `@path` in a body on standard input is read; none by default, so a piped body's strings
+        /// are text.
+        package var fileFolders: [String] = []
     }
 
     /// Flags every operation command takes beside its own.
-    static let commandValued: Set<String> = ["max-items", "output"]
+    static let commandValued: Set<String> = ["max-items", "output", "allow-files"]
 
     /// Parses the words after the program name.
     ///
@@ -162,6 +168,10 @@ package enum Invocation: Sendable {
                 }
                 continue
             }
+            if operation != nil, name == "force" {
+                values["--force", default: []].append(inline ?? "true")
+                continue
+            }
             if operation != nil, commandValued.contains(name) {
                 values["--" + name, default: []].append(try value(for: name, inline: inline))
                 continue
@@ -176,7 +186,7 @@ package enum Invocation: Sendable {
             }
             let known =
                 Array(GlobalOptions.valued) + Array(GlobalOptions.switches)
-                + (operation.map { $0.flags.map(\.flag) + Array(commandValued) } ?? [])
+                + (operation.map { $0.flags.map(\.flag) + Array(commandValued) + ["force"] } ?? [])
             throw CLIError.usage(
                 "unknown flag --\(name)" + (operation.map { " for `openai \($0.command)`" } ?? "")
                     + Suggestion.didYouMean(name, among: known, prefix: "--"),
@@ -232,6 +242,20 @@ package enum Invocation: Sendable {
                 throw CLIError.usage("--output takes one file path", usage: Help.usage(operation))
             }
             call.output = words[0]
+        }
+        for word in values.removeValue(forKey: "--allow-files") ?? [] {
+            let folder = URL(fileURLWithPath: word).resolvingSymlinksInPath().standardized
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CLIError.usage("--allow-files \(word) is not a folder", usage: Help.usage(operation))
+            }
+            call.fileFolders.append(folder.path)
+        }
+        if let words = values.removeValue(forKey: "--force") {
+            guard let last = words.last, last == "true" || last == "false" else {
+                throw CLIError.usage("--force takes true or false (or nothing, for true)", usage: Help.usage(operation))
+            }
+            call.force = last == "true"
         }
         call.values = values
         return .call(call)

@@ -21,12 +21,12 @@ package enum OpenAITool {
     /// - Parameters:
     ///   - environment: The variables the client is configured from.
     ///   - terminal: Where replies and messages go.
-    ///   - stdin: Standard input's text for a body, read only when an operation has one and standard
-    ///     input is a pipe or a file; `nil` when there is none.
+    ///   - stdin: Standard input's bytes for a body, read only when an operation has one and standard
+    ///     input is a pipe or a file; `nil` when there is none. They must be UTF-8.
     ///   - transport: The HTTP transport (tests).
     package static func run(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        terminal: Terminal = Terminal(), stdin: @Sendable () -> String? = OpenAITool.standardInput,
+        terminal: Terminal = Terminal(), stdin: @Sendable () -> Data? = OpenAITool.standardInput,
         transport: (any HTTPTransport)? = nil
     ) async -> Int32 {
         let catalogue = Catalogue.shared
@@ -64,7 +64,8 @@ package enum OpenAITool {
             case .call(let call):
                 let input = try RequestInput(
                     operation: call.operation, values: call.values,
-                    stdinBody: call.operation.body == nil ? nil : stdin())
+                    stdinBody: call.operation.body == nil ? nil : try stdin().map(Self.text(ofStandardInput:)),
+                    stdinFileFolders: call.fileFolders)
                 for note in input.notes { terminal.error(note) }
                 let client = try makeClient(
                     call.globals, environment: environment, transport: transport, operation: call.operation)
@@ -82,15 +83,49 @@ package enum OpenAITool {
         }
     }
 
-    /// Standard input's text when it is a pipe or a regular file (not a terminal, not `/dev/null`
-    /// or another device), else `nil`.
-    package static let standardInput: @Sendable () -> String? = {
+    /// Standard input's bytes when it is a pipe or a regular file (not a terminal, not `/dev/null`
+    /// or another device) and not empty, else `nil`.
+    package static let standardInput: @Sendable () -> Data? = {
         var info = stat()
         guard fstat(STDIN_FILENO, &info) == 0 else { return nil }
         let type = Int(info.st_mode) & Int(S_IFMT)
         guard type == Int(S_IFIFO) || type == Int(S_IFREG) else { return nil }
         let data = FileHandle.standardInput.readDataToEndOfFile()
-        return data.isEmpty ? nil : String(decoding: data, as: UTF8.self)
+        return data.isEmpty ? nil : data
+    }
+
+    /// Standard input's bytes as text: UTF-8, never repaired (a body is sent as written or not at
+    /// all).
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` naming the line, column and byte of the first byte
+    ///   that is not UTF-8.
+    static func text(ofStandardInput data: Data) throws -> String {
+        if let text = String(data: data, encoding: .utf8) { return text }
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        var line = 1
+        var column = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput:
+                throw CLIError.usage("standard input is not UTF-8 text")
+            case .error:
+                let byte = data[data.startIndex + offset]
+                throw CLIError.usage(
+                    "standard input is not UTF-8 text: the byte 0x\(String(byte, radix: 16, uppercase: true)) at "
+                        + "line \(line), column \(column) (byte \(offset + 1)) starts no UTF-8 character; the body "
+                        + "is sent as written or not at all")
+            }
+        }
     }
 
     /// The client configured as `OpenAIClient()` configures it (``OpenAIClient/Configuration/fromEnvironment(_:)``,

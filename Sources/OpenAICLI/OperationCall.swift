@@ -30,7 +30,7 @@ struct OperationCall {
             try await download(to: output, options: options, upload: upload)
             return
         }
-        if let output = call.output, output != "-" { try terminal.redirect(to: output) }
+        if let output = call.output, output != "-" { try terminal.redirect(to: output, force: call.force) }
         if operation.reply == .binary, !streaming, terminal.outputIsTerminal {
             throw CLIError.usage(
                 "`openai \(operation.command)` replies with binary data: give --output FILE or pipe it",
@@ -59,19 +59,14 @@ struct OperationCall {
         }
     }
 
-    /// Writes a binary reply to `output` through a temporary file beside it, renamed over it once
-    /// the whole reply has arrived (a failed download leaves `output` as it was).
+    /// Writes a binary reply to `output` without holding it in memory, as ``OutputDestination``
+    /// decides: a regular file through a temporary file beside it, renamed over it once the whole
+    /// reply has arrived (a failed download leaves `output` as it was); a FIFO or a device through a
+    /// temporary file whose bytes are then copied into it.
     private func download(to output: String, options: RequestOptions, upload: ProgressBar?) async throws {
         var options = options
-        let destination = URL(fileURLWithPath: output).resolvingSymlinksInPath()
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CLIError.failure("--output \(output) is a folder")
-        }
-        let temporary = Terminal.temporaryPath(for: destination.path)
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-            throw CLIError.failure("cannot write \(output)")
-        }
+        let destination = try OutputDestination.resolve(output, force: call.force)
+        let temporary = destination.downloadPath()
         let bar = ProgressBar(terminal: terminal, label: "download")
         options.downloadProgress = { received, total in bar.update(received, total) }
         do {
@@ -79,12 +74,12 @@ struct OperationCall {
                 try input.request(for: operation), to: URL(fileURLWithPath: temporary), options: options)
             upload?.end()
             bar.end()
-            try Terminal.settle(temporary, at: destination.path, success: true)
+            try destination.settleDownload(temporary, success: true)
             terminal.error("wrote \(result.byteCount) bytes to \(output)")
         } catch {
             upload?.end()
             bar.end()
-            try? Terminal.settle(temporary, at: destination.path, success: false)
+            try? destination.settleDownload(temporary, success: false)
             throw error
         }
     }

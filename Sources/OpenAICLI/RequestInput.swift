@@ -11,7 +11,10 @@ import OpenAIRuntime
 ///   text, `@data://path` always base64; `\@` keeps a leading `@`. Strings inside JSON or YAML values
 ///   are read the same way. A multipart file flag streams the file at `@path` (a bare word is the
 ///   part's content).
-/// - A body can come on standard input as YAML or JSON; flags set (replace) its members.
+/// - A body can come on standard input as YAML or JSON; flags set (replace) its members. Its strings
+///   are text, `@` included: a body piped from elsewhere must not make the tool read and send local
+///   files. Only with `--allow-files DIR` is an `@path` in it read, and only under `DIR` (as
+///   `openai mcp --allow-files` does for tool calls).
 package struct RequestInput: Sendable {
     package var pathParameters: [String: String] = [:]
     /// Query parameters in flag order.
@@ -29,11 +32,13 @@ package struct RequestInput: Sendable {
     ///
     /// - Parameters:
     ///   - stdinBody: The text on standard input when it is not a terminal, for a body.
+    ///   - stdinFileFolders: The folders (symbolic links resolved) under which an `@path` in
+    ///     `stdinBody` is read (`--allow-files`); empty: its strings are text.
     ///   - directory: Where relative `@path`s are read from.
     /// - Throws: ``CLIError/usage(_:usage:)`` for a value of the wrong shape, an enum value the
     ///   operation does not list, a missing required flag, a file that cannot be read.
     package init(
-        operation: APIOperation, values: [String: [String]], stdinBody: String?,
+        operation: APIOperation, values: [String: [String]], stdinBody: String?, stdinFileFolders: [String] = [],
         directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) throws {
         let usage = Help.usage(operation)
@@ -49,9 +54,11 @@ package struct RequestInput: Sendable {
             case .object(let members):
                 // A multipart form's file members stay words (`@train.jsonl`): read as files below.
                 body = try members.map { member in
-                    fileMembers.contains(member.key)
+                    fileMembers.contains(member.key) || stdinFileFolders.isEmpty
                         ? member
-                        : JSON.Member(member.key, try reader.resolveFiles(member.value, source: "standard input"))
+                        : JSON.Member(
+                            member.key,
+                            try reader.resolveFiles(member.value, source: "standard input", folders: stdinFileFolders))
                 }
             default:
                 throw CLIError.usage("the body on standard input is not a mapping of members", usage: usage)
@@ -91,12 +98,23 @@ package struct RequestInput: Sendable {
                 body.append(JSON.Member(flag.name, value))
             }
         }
-        // Members a stdin body gave for a multipart form's files are read as files.
+        // Members a stdin body gave for a multipart form's files (the flags' were taken above) are read
+        // as files, an `@path` only under `--allow-files`.
         if !fileMembers.isEmpty {
             for flag in operation.body?.members ?? [] where fileMembers.contains(flag.name) {
                 guard let member = body.first(where: { $0.key == flag.name }) else { continue }
                 let words = member.value.array?.compactMap(\.string) ?? member.value.string.map { [$0] } ?? []
-                files.append((flag.name, try words.map { try reader.file($0, flag: flag) }))
+                files.append(
+                    (
+                        flag.name,
+                        try words.map { word in
+                            if word.hasPrefix("@") {
+                                try reader.allow(
+                                    word, source: "standard input's `\(flag.name)`", folders: stdinFileFolders)
+                            }
+                            return try reader.file(word, flag: flag)
+                        }
+                    ))
                 body.removeAll { $0.key == flag.name }
             }
         }
@@ -260,14 +278,38 @@ struct ValueReader {
         }
     }
 
-    /// `value` with every string read as a word (``string(_:source:)``).
-    func resolveFiles(_ value: JSON, source: String) throws -> JSON {
+    /// `value` with every string read as a word (``string(_:source:)``); with `folders`, an
+    /// `@path` must name a file under one of them (``allow(_:source:folders:)``).
+    func resolveFiles(_ value: JSON, source: String, folders: [String]? = nil) throws -> JSON {
         switch value {
-        case .string(let text): return .string(try string(text, source: source))
-        case .array(let elements): return .array(try elements.map { try resolveFiles($0, source: source) })
+        case .string(let text):
+            if let folders, text.hasPrefix("@") { try allow(text, source: source, folders: folders) }
+            return .string(try string(text, source: source))
+        case .array(let elements):
+            return .array(try elements.map { try resolveFiles($0, source: source, folders: folders) })
         case .object(let members):
-            return .object(try members.map { JSON.Member($0.key, try resolveFiles($0.value, source: source)) })
+            return .object(
+                try members.map { JSON.Member($0.key, try resolveFiles($0.value, source: source, folders: folders)) })
         default: return value
+        }
+    }
+
+    /// Refuses an `@path` word (from standard input) unless its file is under one of `folders`,
+    /// symbolic links resolved first.
+    ///
+    /// - Throws: ``CLIError/usage(_:usage:)`` naming `--allow-files`.
+    func allow(_ word: String, source: String, folders: [String]) throws {
+        var path = String(word.dropFirst())
+        for scheme in ["file://", "data://"] where path.hasPrefix(scheme) {
+            path = String(path.dropFirst(scheme.count))
+        }
+        let url = URL(fileURLWithPath: path, relativeTo: directory).resolvingSymlinksInPath().standardized
+        guard folders.contains(where: { url.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            throw CLIError.usage(
+                "\(source) names the file \(path): files named on standard input are read only under "
+                    + (folders.isEmpty ? "a folder given with --allow-files DIR" : folders.joined(separator: ", "))
+                    + "; give it as a flag instead (`--flag @\(path)`)",
+                usage: usage)
         }
     }
 

@@ -12,8 +12,9 @@ import OpenAIRuntime
 /// Where the tool writes: standard output, or the file `--output` names, for replies; standard
 /// error for messages and progress.
 ///
-/// A reply for `--output` is written to a temporary file beside the destination and renamed over it
-/// only when the command succeeds: a failed request leaves the destination as it was.
+/// A reply for `--output` is written as ``OutputDestination`` decides: to a temporary file beside a
+/// regular file, renamed over it only when the command succeeds (a failed request leaves the
+/// destination as it was), or straight into a FIFO or character device.
 ///
 /// `@unchecked Sendable`: every stored property that changes is read and written under `lock`.
 package final class Terminal: @unchecked Sendable {
@@ -22,8 +23,9 @@ package final class Terminal: @unchecked Sendable {
     /// Whether standard error is a terminal (progress bars are drawn there only).
     package let errorIsTerminal: Bool
     private let noColor: Bool
-    /// The `--output` file being written: its handle, its temporary path and the destination.
-    private var outputFile: (handle: FileHandle, temporary: String, destination: String)?
+    /// The `--output` file being written: its handle, its temporary path (`nil` when written
+    /// directly) and the destination.
+    private var outputFile: (handle: FileHandle, temporary: String?, destination: OutputDestination)?
     /// What was written to standard output and standard error, when capturing (tests).
     private var captured: Data?
     private var capturedError: Data?
@@ -73,42 +75,16 @@ package final class Terminal: @unchecked Sendable {
         return try body()
     }
 
-    /// Sends replies to the file at `path` (through a temporary file beside it, see ``finish(success:)``).
+    /// Sends replies to the file at `path`, as ``OutputDestination`` decides (through a temporary
+    /// file beside a regular file, see ``finish(success:)``).
     ///
-    /// - Throws: ``CLIError/failure(_:)`` when `path` is a folder or the file cannot be created.
-    package func redirect(to path: String) throws {
-        // Through a symbolic link to its target, as a shell's `>` writes.
-        let destination = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
-            throw CLIError.failure("--output \(path) is a folder")
-        }
-        let temporary = Self.temporaryPath(for: destination)
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else { throw CLIError.failure("cannot write \(path)") }
+    /// - Parameter force: `--force`: replace a file owned by another user or with other hard links.
+    /// - Throws: ``CLIError/failure(_:)`` when `path` is a folder, a block device or a socket, a file
+    ///   it may not replace without `force`, or cannot be written.
+    package func redirect(to path: String, force: Bool = false) throws {
+        let destination = try OutputDestination.resolve(path, force: force)
+        let (handle, temporary) = try destination.open()
         locked { outputFile = (handle, temporary, destination) }
-    }
-
-    /// A file name beside `path` for writing it in full before it replaces `path`.
-    static func temporaryPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let name = ".\(url.lastPathComponent).openai-\(UUID().uuidString.prefix(8)).partial"
-        return url.deletingLastPathComponent().appendingPathComponent(name).path
-    }
-
-    /// Moves `temporary` over `destination` (replacing it), or removes it.
-    ///
-    /// - Throws: ``CLIError/failure(_:)`` when the rename fails.
-    static func settle(_ temporary: String, at destination: String, success: Bool) throws {
-        guard success else {
-            try? FileManager.default.removeItem(atPath: temporary)
-            return
-        }
-        guard rename(temporary, destination) == 0 else {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw CLIError.failure("cannot write \(destination)")
-        }
     }
 
     /// Writes reply bytes.
@@ -120,7 +96,8 @@ package final class Terminal: @unchecked Sendable {
                 do {
                     try outputFile.handle.write(contentsOf: data)
                 } catch {
-                    throw CLIError.failure("cannot write \(outputFile.destination): \(error.localizedDescription)")
+                    throw CLIError.failure(
+                        "cannot write \(outputFile.destination.path): \(error.localizedDescription)")
                 }
             } else if captured != nil {
                 captured!.append(data)
@@ -151,17 +128,18 @@ package final class Terminal: @unchecked Sendable {
         }
     }
 
-    /// Closes `--output`'s file: renamed over its destination when the command succeeded, else removed.
+    /// Closes `--output`'s file: a temporary file is renamed over its destination when the command
+    /// succeeded, else removed.
     ///
-    /// - Throws: ``CLIError/failure(_:)`` when it cannot be closed or renamed.
+    /// - Throws: ``CLIError/failure(_:)`` when it cannot be renamed.
     package func finish(success: Bool) throws {
         guard
-            let file = locked({ () -> (handle: FileHandle, temporary: String, destination: String)? in
+            let file = locked({ () -> (handle: FileHandle, temporary: String?, destination: OutputDestination)? in
                 defer { outputFile = nil }
                 return outputFile
             })
         else { return }
         try? file.handle.close()
-        try Self.settle(file.temporary, at: file.destination, success: success)
+        try file.destination.settle(file.temporary, success: success)
     }
 }

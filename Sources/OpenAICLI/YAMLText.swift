@@ -7,9 +7,14 @@ import OpenAIYAML
 package enum YAMLText {
     /// Parses YAML text (JSON is YAML, so JSON text parses too) into JSON.
     ///
+    /// Nothing is changed without a word: what libyaml reports as a warning (a second document, a
+    /// duplicate key) is an error here, and so is an integer beyond 64 bits written in hex or octal
+    /// (a decimal one is kept digit for digit).
+    ///
     /// - Parameter source: What the text is, for messages (`--expires-after`, `standard input`).
-    /// - Throws: ``CLIError/usage(_:)`` with the line and column of a syntax error, or for a value
-    ///   JSON cannot hold (`.inf`, `.nan`).
+    /// - Throws: ``CLIError/usage(_:)`` with the line and column of a syntax error, a second
+    ///   document or a duplicate key, or of a value JSON cannot hold (`.inf`, `.nan`, a hex or octal
+    ///   integer beyond 64 bits).
     package static func parse(_ text: String, source: String) throws -> JSON {
         let document: YAMLDocument
         do {
@@ -17,6 +22,9 @@ package enum YAMLText {
                 .parse(text, file: source)
         } catch {
             throw CLIError.usage("\(source) is not valid YAML or JSON: \(error)")
+        }
+        if let warning = document.warnings.first {
+            throw CLIError.usage("\(source) is not taken as written: \(warning)")
         }
         return try json(document.root, source: source)
     }
@@ -29,6 +37,15 @@ package enum YAMLText {
             case .bool(let value): return .bool(value)
             case .int(let value): return .number(String(value))
             case .float(let value):
+                if scalar.style == .plain, Self.isIntegerText(scalar.text) {
+                    // Past Int64: a decimal integer stays exact as JSON text; hex or octal would be
+                    // rounded to a Double.
+                    let digits = scalar.text.hasPrefix("+") ? String(scalar.text.dropFirst()) : scalar.text
+                    if (try? JSON.parse(Array(digits.utf8))) == .number(digits) { return .number(digits) }
+                    throw CLIError.usage(
+                        "\(source): the integer \(scalar.text) at \(node.mark) does not fit 64 bits; write it in "
+                            + "decimal to send it digit for digit")
+                }
                 guard value.isFinite else {
                     throw CLIError.usage("\(source): \(scalar.text) at \(node.mark) is not a number JSON can hold")
                 }
@@ -42,6 +59,16 @@ package enum YAMLText {
         case .mapping(let pairs):
             return .object(try pairs.map { JSON.Member($0.key, try json($0.value, source: source)) })
         }
+    }
+
+    /// Whether `text` is a YAML 1.2 core-schema integer: decimal with an optional sign, `0x` hex or
+    /// `0o` octal.
+    static func isIntegerText(_ text: String) -> Bool {
+        var body = Substring(text)
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        if body.hasPrefix("0x") { return body.count > 2 && body.dropFirst(2).allSatisfy(\.isHexDigit) }
+        if body.hasPrefix("0o") { return body.count > 2 && body.dropFirst(2).allSatisfy { ("0"..."7").contains($0) } }
+        return !body.isEmpty && body.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// `value` as a block YAML document (two-space indentation), strings quoted when YAML would

@@ -32,7 +32,8 @@ enum CLIHarness {
         errorIsTerminal: Bool = false
     ) async -> Outcome {
         let terminal = Terminal.capturing(outputIsTerminal: outputIsTerminal, errorIsTerminal: errorIsTerminal)
-        let status = await OpenAITool.run(arguments, environment: environment, terminal: terminal, stdin: { stdin })
+        let bytes = stdin.map { Data($0.utf8) }
+        let status = await OpenAITool.run(arguments, environment: environment, terminal: terminal, stdin: { bytes })
         let captured = terminal.capturedText
         return Outcome(status: status, output: captured.output, error: captured.error)
     }

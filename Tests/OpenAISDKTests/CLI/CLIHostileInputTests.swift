@@ -1,0 +1,244 @@
+import Foundation
+import OpenAICLI
+import OpenAISDKTestSupport
+import XCTest
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The `openai` tool against what a careless pipe or a hostile file system hands it (issue 42):
+/// `--output` writes the way `curl -o` users expect, and a body piped on standard input never
+/// makes the tool read local files unless `--allow-files` says where.
+final class CLIHostileInputTests: XCTestCase {
+    private func run(
+        _ arguments: [String], headers: [String: String] = [:], stdin: String? = nil, name: String = #function
+    ) async throws -> (outcome: CLIHarness.Outcome, records: [TestServer.Record]) {
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario(name)
+        let outcome = await CLIHarness.run(
+            arguments, environment: CLIHarness.environment(server, scenario: scenario, headers: headers), stdin: stdin)
+        return (outcome, try await server.requests(scenario: scenario))
+    }
+
+    private func folder(_ name: String = #function) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cli-hostile-\(name.filter(\.isLetter))-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    private func status(_ path: String) throws -> stat {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        return info
+    }
+
+    private static let retrieve = ["models", "retrieve", "--model", "gpt-4o"]
+    private static let download = ["files", "content", "--file-id", "file-abc"]
+
+    func testOutputKeepsAnExistingFilesPermissions() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (index, words) in [Self.retrieve, Self.download].enumerated() {
+            let secret = folder.appendingPathComponent("secret-\(index)")
+            try Data("old".utf8).write(to: secret)
+            XCTAssertEqual(chmod(secret.path, 0o600), 0)
+            let outcome = try await run(
+                words + ["--output", secret.path], headers: ["x-testserver-binary-size": "1000"]
+            ).outcome
+            XCTAssertEqual(outcome.status, 0, outcome.error)
+            XCTAssertNotEqual(try String(contentsOf: secret, encoding: .isoLatin1), "old", "\(words)")
+            XCTAssertEqual(try status(secret.path).st_mode & 0o7777, 0o600, "\(words): still 0600")
+        }
+        // A new file gets 0666 less the umask, as a shell's `>` gives it.
+        let fresh = folder.appendingPathComponent("fresh.json")
+        let created = try await run(Self.retrieve + ["--output", fresh.path]).outcome
+        XCTAssertEqual(created.status, 0, created.error)
+        let mask = umask(0)
+        umask(mask)
+        XCTAssertEqual(try status(fresh.path).st_mode & 0o7777, 0o666 & ~mask)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().count, 3)
+    }
+
+    func testOutputRefusesAFileWithOtherHardLinksUnlessForced() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("shared.json")
+        let other = folder.appendingPathComponent("other-name.json")
+        try Data("old".utf8).write(to: file)
+        XCTAssertEqual(link(file.path, other.path), 0)
+        for words in [Self.retrieve, Self.download] {
+            let refused = try await run(words + ["--output", file.path])
+            XCTAssertEqual(refused.outcome.status, 1, refused.outcome.error)
+            XCTAssertTrue(refused.outcome.error.contains("has 2 hard links"), refused.outcome.error)
+            XCTAssertTrue(refused.outcome.error.contains("--force"), refused.outcome.error)
+            XCTAssertEqual(refused.records.count, 0, "refused before anything is sent")
+            XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "old")
+        }
+        let forced = try await run(Self.retrieve + ["--output", file.path, "--force"]).outcome
+        XCTAssertEqual(forced.status, 0, forced.error)
+        XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).contains("\"object\""))
+        XCTAssertEqual(try String(contentsOf: other, encoding: .utf8), "old", "the other name keeps its content")
+    }
+
+    func testOutputRefusesAnotherUsersFileUnlessForced() async throws {
+        guard geteuid() == 0 else {
+            throw XCTSkip("giving a file to another user needs root; CI runs as root")
+        }
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("theirs.json")
+        try Data("old".utf8).write(to: file)
+        XCTAssertEqual(chown(file.path, 65_534, 65_534), 0)
+        let refused = try await run(Self.retrieve + ["--output", file.path])
+        XCTAssertEqual(refused.outcome.status, 1, refused.outcome.error)
+        XCTAssertTrue(refused.outcome.error.contains("belongs to another user (uid 65534)"), refused.outcome.error)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "old")
+        let forced = try await run(Self.retrieve + ["--output", file.path, "--force"]).outcome
+        XCTAssertEqual(forced.status, 0, forced.error)
+        XCTAssertEqual(try status(file.path).st_uid, 0, "replaced, so now the caller's")
+    }
+
+    func testOutputWritesIntoAFIFOAndACharacterDeviceWithoutReplacingThem() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (index, words) in [Self.retrieve, Self.download].enumerated() {
+            let fifo = folder.appendingPathComponent("pipe-\(index)")
+            XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+            // A reader on the other end, as `openai … --output pipe & cat pipe` has.
+            let received = Received()
+            let reader = Thread {
+                if let handle = FileHandle(forReadingAtPath: fifo.path) { received.set(handle.readDataToEndOfFile()) }
+            }
+            reader.start()
+            let outcome = try await run(
+                words + ["--output", fifo.path], headers: ["x-testserver-binary-size": "300000"]
+            ).outcome
+            XCTAssertEqual(outcome.status, 0, outcome.error)
+            let deadline = Date().addingTimeInterval(10)
+            while !reader.isFinished, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+            let data = received.get()
+            if index == 0 {
+                XCTAssertTrue(String(decoding: data, as: UTF8.self).contains("\"object\""), "the JSON reply")
+            } else {
+                XCTAssertEqual(data.count, 300_000, "the whole download")
+            }
+            XCTAssertEqual(try status(fifo.path).st_mode & S_IFMT, S_IFIFO, "\(words): still a FIFO")
+        }
+        // /dev/null stays the system's null device (as root, a rename would have replaced it).
+        let before = try status("/dev/null")
+        for words in [Self.retrieve, Self.download] {
+            let outcome = try await run(words + ["--output", "/dev/null"]).outcome
+            XCTAssertEqual(outcome.status, 0, outcome.error)
+            let after = try status("/dev/null")
+            XCTAssertEqual(after.st_mode & S_IFMT, S_IFCHR, "\(words)")
+            XCTAssertEqual(after.st_ino, before.st_ino, "\(words): the same node")
+            XCTAssertEqual(after.st_rdev, before.st_rdev)
+        }
+    }
+
+    func testAtInABodyOnStandardInputIsTextUnlessAllowed() async throws {
+        let create = ["admin:organization:projects", "create"]
+        // `@/proc/self/environ` would send the environment, the API key in it.
+        for name in ["@/proc/self/environ", "@alice"] {
+            let (outcome, records) = try await run(create, stdin: "name: \"\(name)\"\n")
+            XCTAssertEqual(outcome.status, 0, outcome.error)
+            XCTAssertEqual(records.first?.bodyJSON?["name"], .string(name), "sent as written")
+            XCTAssertFalse(Self.bodyText(records.first).contains("sk-test-cli"))
+        }
+        // On the command line the user wrote it: read.
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let note = folder.appendingPathComponent("name.txt")
+        try Data("from a file".utf8).write(to: note)
+        let flag = try await run(create + ["--name", "@" + note.path])
+        XCTAssertEqual(flag.outcome.status, 0, flag.outcome.error)
+        XCTAssertEqual(flag.records.first?.bodyJSON?["name"], .string("from a file"))
+        // With --allow-files DIR, a piped body may name files under DIR, and only there.
+        let allowed = try await run(
+            create + ["--allow-files", folder.path], stdin: "name: \"@\(note.path)\"\n")
+        XCTAssertEqual(allowed.outcome.status, 0, allowed.outcome.error)
+        XCTAssertEqual(allowed.records.first?.bodyJSON?["name"], .string("from a file"))
+        let outside = try await run(
+            create + ["--allow-files", folder.path], stdin: "name: \"@/proc/self/environ\"\n")
+        XCTAssertEqual(outside.outcome.status, 2, outside.outcome.error)
+        XCTAssertTrue(outside.outcome.error.contains("read only under \(folder.path)"), outside.outcome.error)
+        XCTAssertEqual(outside.records.count, 0)
+        // A multipart file member on standard input names a file: refused without --allow-files.
+        let upload = try await run(
+            ["files", "create"], stdin: "file: \"@/proc/self/environ\"\npurpose: batch\n")
+        XCTAssertEqual(upload.outcome.status, 2, upload.outcome.error)
+        XCTAssertTrue(upload.outcome.error.contains("--allow-files DIR"), upload.outcome.error)
+        XCTAssertEqual(upload.records.count, 0)
+        let uploaded = try await run(
+            ["files", "create", "--allow-files", folder.path], stdin: "file: \"@\(note.path)\"\npurpose: batch\n")
+        XCTAssertEqual(uploaded.outcome.status, 0, uploaded.outcome.error)
+        XCTAssertTrue(Self.bodyText(uploaded.records.first).contains("from a file"))
+    }
+
+    func testYAMLIsTakenAsWrittenOrRefusedWithALocation() async throws {
+        let chat = ["chat", "completions", "create"]
+        let messages = "model: gpt-4o\nmessages: [{role: user, content: hi}]\n"
+        // A hex integer past 64 bits would have become 2.36e21.
+        let hex = try await run(chat, stdin: messages + "seed: 0x7fffffffffffffffff\n")
+        XCTAssertEqual(hex.outcome.status, 2, hex.outcome.error)
+        XCTAssertTrue(hex.outcome.error.contains("does not fit 64 bits"), hex.outcome.error)
+        XCTAssertTrue(hex.outcome.error.contains("3:7"), "located: \(hex.outcome.error)")
+        XCTAssertEqual(hex.records.count, 0)
+        // A decimal one is kept digit for digit.
+        let decimal = try await run(chat, stdin: messages + "seed: 123456789012345678901234\n")
+        XCTAssertTrue(
+            Self.bodyText(decimal.records.first).contains("\"seed\":123456789012345678901234"),
+            Self.bodyText(decimal.records.first))
+        // A second document, or a duplicate key, is not dropped without a word.
+        for (stdin, expected) in [
+            ("name: one\n---\nname: two\n", "standard input is not taken as written"),
+            ("name: one\nname: two\n", "standard input is not taken as written"),
+        ] {
+            let (outcome, records) = try await run(["admin:organization:projects", "create"], stdin: stdin)
+            XCTAssertEqual(outcome.status, 2, outcome.error)
+            XCTAssertTrue(outcome.error.contains(expected), outcome.error)
+            XCTAssertTrue(outcome.error.contains("line"), "located: \(outcome.error)")
+            XCTAssertEqual(records.count, 0)
+        }
+        // Invalid UTF-8 is refused at its byte, not turned into U+FFFD.
+        let server = try TestServer.shared()
+        let scenario = TestServer.scenario(#function + "-utf8")
+        let terminal = Terminal.capturing()
+        let bytes = Data("name: ok\nother: caf".utf8) + Data([0xE9]) + Data("\n".utf8)
+        let status = await OpenAITool.run(
+            ["admin:organization:projects", "create"], environment: CLIHarness.environment(server, scenario: scenario),
+            terminal: terminal, stdin: { bytes })
+        XCTAssertEqual(status, 2, terminal.capturedText.error)
+        XCTAssertTrue(
+            terminal.capturedText.error.contains("the byte 0xE9 at line 2, column 11 (byte 21)"),
+            terminal.capturedText.error)
+        XCTAssertEqual(try await server.requests(scenario: scenario).count, 0)
+    }
+
+    /// The request body as the test server recorded it, as text.
+    private static func bodyText(_ record: TestServer.Record?) -> String {
+        record?.raw["body"]?["text"]?.stringValue ?? ""
+    }
+
+    /// What the FIFO's reader thread read.
+    private final class Received: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func set(_ value: Data) {
+            lock.lock()
+            data = value
+            lock.unlock()
+        }
+        func get() -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            return data
+        }
+    }
+}
