@@ -110,7 +110,8 @@ package struct RequestInput: Sendable {
                         try words.map { word in
                             if word.hasPrefix("@") {
                                 try reader.allow(
-                                    word, source: "standard input's `\(flag.name)`", folders: stdinFileFolders)
+                                    word, source: "standard input's `\(flag.name)`", folders: stdinFileFolders,
+                                    flag: flag.flag)
                             }
                             return try reader.file(word, flag: flag)
                         }
@@ -279,7 +280,7 @@ struct ValueReader {
     }
 
     /// `value` with every string read as a word (``string(_:source:)``); with `folders`, an
-    /// `@path` must name a file under one of them (``allow(_:source:folders:)``).
+    /// `@path` must name a file under one of them (``allow(_:source:folders:flag:)``).
     func resolveFiles(_ value: JSON, source: String, folders: [String]? = nil) throws -> JSON {
         switch value {
         case .string(let text):
@@ -295,10 +296,10 @@ struct ValueReader {
     }
 
     /// Refuses an `@path` word (from standard input) unless its file is under one of `folders`,
-    /// symbolic links resolved first.
+    /// symbolic links resolved first; `flag` names the command-line flag to suggest instead.
     ///
     /// - Throws: ``CLIError/usage(_:usage:)`` naming `--allow-files`.
-    func allow(_ word: String, source: String, folders: [String]) throws {
+    func allow(_ word: String, source: String, folders: [String], flag: String? = nil) throws {
         var path = String(word.dropFirst())
         for scheme in ["file://", "data://"] where path.hasPrefix(scheme) {
             path = String(path.dropFirst(scheme.count))
@@ -308,7 +309,7 @@ struct ValueReader {
             throw CLIError.usage(
                 "\(source) names the file \(path): files named on standard input are read only under "
                     + (folders.isEmpty ? "a folder given with --allow-files DIR" : folders.joined(separator: ", "))
-                    + "; give it as a flag instead (`--flag @\(path)`)",
+                    + "; or give it on the command line (`--\(flag ?? "<flag>") @\(path)`)",
                 usage: usage)
         }
     }

@@ -452,8 +452,9 @@ final class CLIBehaviorTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("train.jsonl")
         try Data("{\"messages\": []}\n".utf8).write(to: file)
+        // Files named on standard input are read only under --allow-files (CLIHostileInputTests).
         let (outcome, records) = try await run(
-            ["files", "create"], stdin: "file: '@\(file.path)'\npurpose: fine-tune\n")
+            ["files", "create", "--allow-files", folder.path], stdin: "file: '@\(file.path)'\npurpose: fine-tune\n")
         XCTAssertEqual(outcome.status, 0, outcome.error)
         let part = records.first?.raw["parts"]?.arrayValue?.first { $0["name"] == "file" }
         XCTAssertEqual(part?["filename"], "train.jsonl")
