@@ -72,6 +72,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// whose names kebab-case alike), or one named like a flag every command takes (`--output`,
         /// `--max-items`, `--help`): the first is reachable, the other not.
         case flagTaken = "flag-taken"
+        /// Two parameters of one operation whose Swift names are alike (a path, a query and a header
+        /// parameter sharing a name), or one named `body` or `options` like the method's own
+        /// parameters: the later one gets its location as a suffix (`idQuery`, `idHeader`).
+        case parameterRenamed = "parameter-renamed"
 
         /// The severity of every diagnostic of this kind.
         public var severity: Severity {

@@ -123,6 +123,22 @@ struct LoadContext {
 
         try AliasChains.check(schemas)
 
+        // An operationId names one operation (OpenAPI 3.1, Operation Object): two of them would be one
+        // Swift method twice, which does not compile.
+        var owners: [String: Operation] = [:]
+        for operation in operations {
+            guard let id = operation.operationID else { continue }
+            if let first = owners[id] {
+                throw OpenAPIError(
+                    message:
+                        "operationId \(id) is used twice: by \(first.method.uppercased()) \(first.path) (line "
+                        + "\(first.location.mark.line)) and by \(operation.method.uppercased()) \(operation.path); an "
+                        + "operationId must be unique among all operations",
+                    location: operation.location)
+            }
+            owners[id] = operation
+        }
+
         return OpenAPIDocument(
             file: file, openAPIVersion: version, title: info?["title"]?.scalarText ?? "",
             version: info?["version"]?.scalarText ?? "", schemas: schemas, operations: operations,

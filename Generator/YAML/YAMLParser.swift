@@ -15,12 +15,19 @@ public struct YAMLParser: Sendable {
         public var maxNodes: Int
         /// The largest document read, in bytes: 64 MiB (the OpenAI spec is 2.9 MB).
         public var maxBytes: Int
+        /// The most bytes of scalar text the document may hold, an alias counted as the text of
+        /// what it stands for: 64 MiB (the OpenAI spec holds about 2 MB), which stops a long string
+        /// aliased thousands of times (a few nodes, gigabytes of text).
+        public var maxExpandedBytes: Int
 
         /// Creates limits.
-        public init(maxDepth: Int = 128, maxNodes: Int = 4_000_000, maxBytes: Int = 64 << 20) {
+        public init(
+            maxDepth: Int = 128, maxNodes: Int = 4_000_000, maxBytes: Int = 64 << 20, maxExpandedBytes: Int = 64 << 20
+        ) {
             self.maxDepth = maxDepth
             self.maxNodes = maxNodes
             self.maxBytes = maxBytes
+            self.maxExpandedBytes = maxExpandedBytes
         }
 
         /// The defaults.

@@ -44,6 +44,14 @@ struct YAMLTreeBuilder {
     private var nodeCount = 0
     /// The node count when each open frame started.
     private var frameStarts: [Int] = []
+    /// How many bytes of scalar text each anchored node holds (what an alias to it adds).
+    private var anchorBytes: [String: Int] = [:]
+    /// The bytes of scalar text the document holds so far, every alias counted as the text it
+    /// stands for: a long string aliased a thousand times is a thousand strings to whatever reads
+    /// the tree.
+    private var textBytes = 0
+    /// The text byte count when each open frame started.
+    private var frameTextStarts: [Int] = []
     private var warnings: [YAMLError] = []
     private var root: YAMLNode?
     private var finished = false
@@ -67,6 +75,20 @@ struct YAMLTreeBuilder {
                 file: file, mark: mark,
                 message:
                     "the document holds more than \(limits.maxNodes) nodes, aliases counted as the nodes they stand for\(through); this is a limit of the generator"
+            )
+        }
+    }
+
+    /// Counts `count` more bytes of scalar text; fails once the document holds more than the limit
+    /// allows.
+    private mutating func countText(_ count: Int, at mark: Mark, alias: String? = nil) throws(YAMLError) {
+        textBytes += count
+        guard textBytes <= limits.maxExpandedBytes else {
+            let through = alias.map { " (the alias '*\($0)' adds \(count))" } ?? ""
+            throw YAMLError(
+                file: file, mark: mark,
+                message:
+                    "the document holds more than \(limits.maxExpandedBytes) bytes of text, aliases counted as the text they stand for\(through); this is a limit of the reader"
             )
         }
     }
@@ -155,6 +177,7 @@ struct YAMLTreeBuilder {
             }
             node.mark = mark
             try count(anchorSizes[name] ?? 1, at: mark, alias: name)
+            try countText(anchorBytes[name] ?? 0, at: mark, alias: name)
             try attach(node)
         case YAML_SEQUENCE_START_EVENT:
             try checkNotKey(kind: "sequence", mark: mark)
@@ -162,6 +185,7 @@ struct YAMLTreeBuilder {
             let anchor = event.data.sequence_start.anchor.map { String(cString: $0) }
             try count(1, at: mark)
             frameStarts.append(nodeCount - 1)
+            frameTextStarts.append(textBytes)
             stack.append(Frame(isMapping: false, mark: mark, anchor: anchor))
         case YAML_MAPPING_START_EVENT:
             try checkNotKey(kind: "mapping", mark: mark)
@@ -169,15 +193,18 @@ struct YAMLTreeBuilder {
             let anchor = event.data.mapping_start.anchor.map { String(cString: $0) }
             try count(1, at: mark)
             frameStarts.append(nodeCount - 1)
+            frameTextStarts.append(textBytes)
             stack.append(Frame(isMapping: true, mark: mark, anchor: anchor))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let frame = stack.removeLast()
             let start = frameStarts.removeLast()
+            let textStart = frameTextStarts.removeLast()
             let node =
                 frame.isMapping ? Self.finishMapping(frame) : YAMLNode(kind: .sequence(frame.items), mark: frame.mark)
             if let anchor = frame.anchor {
                 anchors[anchor] = node
                 anchorSizes[anchor] = nodeCount - start
+                anchorBytes[anchor] = textBytes - textStart
             }
             try attach(node)
         case YAML_DOCUMENT_END_EVENT, YAML_STREAM_END_EVENT:
@@ -190,6 +217,7 @@ struct YAMLTreeBuilder {
     private mutating func handleScalar(_ event: yaml_event_t, mark: Mark) throws(YAMLError) {
         let data = event.data.scalar
         try count(1, at: mark)
+        try countText(data.length, at: mark)
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let text = String(decoding: bytes, as: UTF8.self)
         let tag = data.tag.map { String(cString: $0) }
@@ -221,6 +249,7 @@ struct YAMLTreeBuilder {
         if let anchor = data.anchor {
             anchors[String(cString: anchor)] = node
             anchorSizes[String(cString: anchor)] = 1
+            anchorBytes[String(cString: anchor)] = data.length
         }
         try attach(node)
     }

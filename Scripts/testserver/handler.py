@@ -432,7 +432,9 @@ class _Context:
                 headers.update(extra)
                 return self.reply(status, body, headers.pop("Content-Type"), headers)
             status = _int(control.get("fail-status"), 500) or 500
-            message = f"Injected failure (attempt {self.record['attempt']}, status {status})."
+            message = (
+                control.get("fail-message") or f"Injected failure (attempt {self.record['attempt']}, status {status})."
+            )
             error_type = (
                 "rate_limit_error" if status == 429 else "server_error" if status >= 500 else "invalid_request_error"
             )

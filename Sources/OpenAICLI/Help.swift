@@ -24,6 +24,7 @@ package enum Help {
             "  --format FORMAT       auto (pretty on a terminal, else json), json, jsonl, pretty, yaml, raw",
             "  --transform PATH      print part of the reply: data.#.id, usage.total_tokens (see the README)",
             "  --debug               log each request and reply on standard error (credentials redacted)",
+            "  --timeout SECONDS     the longest one attempt may take or stall (default 600; retries follow)",
             "  --version, --help",
             "Command flags: --max-items N (list commands: stop after N items across pages), --output FILE (write",
             "the reply to FILE; binary replies need it on a terminal; a FIFO or device is written directly, a file",

@@ -28,12 +28,16 @@ package struct GlobalOptions: Sendable {
     package var transform: String?
     /// Log requests and replies (credentials redacted) on standard error.
     package var debug = false
+    /// `--timeout SECONDS`: the longest one attempt may take, and may go without a byte
+    /// (``OpenAIClient/Configuration/requestTimeout`` and ``OpenAIClient/Configuration/idleTimeout``);
+    /// `nil` keeps the client's (600 s each).
+    package var timeout: TimeInterval?
 
     package init() {}
 
     /// Global flags that take a value.
     static let valued: Set<String> = [
-        "api-key", "admin-api-key", "base-url", "organization", "project", "format", "transform",
+        "api-key", "admin-api-key", "base-url", "organization", "project", "format", "transform", "timeout",
     ]
     /// Global flags without a value.
     static let switches: Set<String> = ["debug", "version", "help"]
@@ -47,6 +51,11 @@ package struct GlobalOptions: Sendable {
         case "organization": organization = value
         case "project": project = value
         case "transform": transform = value
+        case "timeout":
+            guard let seconds = TimeInterval(value), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw CLIError.usage("--timeout takes a number of seconds above 0 (at most 86400), not `\(value)`")
+            }
+            timeout = seconds
         case "format":
             guard let format = OutputFormat(rawValue: value) else {
                 let names = OutputFormat.allCases.map(\.rawValue)

@@ -173,6 +173,11 @@ package enum OpenAITool {
         }
         if let key = globals.apiKey { configuration.apiKey = key }
         if let key = globals.adminAPIKey { configuration.adminAPIKey = key }
+        // The tool holds these keys: masked in every spelling a server could echo them in, in every
+        // error, `--debug` line and MCP result from now on.
+        for key in [configuration.apiKey, configuration.adminAPIKey] {
+            if let key { Redaction.registerEverySpelling(of: key) }
+        }
         if let organization = globals.organization { configuration.organization = organization }
         if let project = globals.project { configuration.project = project }
         if let base = globals.baseURL {
@@ -184,6 +189,10 @@ package enum OpenAITool {
             throw CLIError.usage("the base URL (--base-url or OPENAI_BASE_URL) is not an http or https URL")
         }
         if globals.debug { configuration.logger = .standardError(level: .debug) }
+        if let seconds = globals.timeout {
+            configuration.requestTimeout = seconds
+            configuration.idleTimeout = min(configuration.idleTimeout, seconds)
+        }
         return configuration
     }
 

@@ -53,7 +53,8 @@ struct OperationCall {
             throw error
         }
         switch operation.reply {
-        case .binary, .text: try terminal.write(response.body)
+        case .binary: try terminal.write(response.body)
+        case .text: try writeText(response.body, printer: printer)
         case .none: break
         case .json: try printJSONReply(response, printer: printer)
         }
@@ -84,13 +85,22 @@ struct OperationCall {
         }
     }
 
+    /// Writes a text reply: as it came to a file or a pipe, and with `--format raw`; on a terminal
+    /// with its control characters other than newline and tab escaped (``OpenAITool/printable(_:)``),
+    /// so that a server cannot drive the terminal (OSC 52 writing the clipboard, a title, clearing
+    /// the screen).
+    private func writeText(_ body: Data, printer: ReplyPrinter) throws {
+        guard terminal.outputIsTerminal, printer.format != .raw else { return try terminal.write(body) }
+        try terminal.write(Data(OpenAITool.printable(String(decoding: body, as: UTF8.self)).utf8))
+    }
+
     /// Prints a JSON reply; a `text/*` reply (a transcription asked for as text) as it came.
     ///
     /// - Throws: ``CLIError/failure(_:)`` for a reply that is neither JSON nor text.
     private func printJSONReply(_ response: HTTPResponse, printer: ReplyPrinter) throws {
         let type = (response.value(forHeader: "Content-Type") ?? "").lowercased()
         if printer.effectiveFormat == .raw || type.hasPrefix("text/") {
-            try terminal.write(response.body)
+            try writeText(response.body, printer: printer)
             return
         }
         do {

@@ -72,6 +72,70 @@ final class GeneratorLimitsTests: XCTestCase {
         XCTAssertLessThan(seconds, 2)
     }
 
+    func testAStringAliasedThousandsOfTimesIsALocatedErrorNotGigabytesOfSwift() {
+        // A 100 KB description aliased 2,000 times: few nodes, 200 MB of text in the tree.
+        let long = String(repeating: "lorem ipsum ", count: 8_500)
+        let uses = (0..<2_000).map { "      p\($0): {type: string, description: *d}" }.joined(separator: "\n")
+        let spec =
+            Self.head + "    Bomb:\n      description: &d \"\(long)\"\n      type: object\n      properties:\n" + uses
+            + "\n"
+        XCTAssertLessThan(spec.utf8.count, 200_000, "a 200 KB document")
+        let (error, seconds) = failure(spec)
+        XCTAssertTrue(
+            error?.message.contains("bytes of text, aliases counted") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("the alias '*d' adds 102000") ?? false, "\(String(describing: error))")
+        XCTAssertEqual(error?.location.pointer.hasPrefix("#/components/schemas/Bomb/properties/p"), true)
+        XCTAssertLessThan(seconds, 2)
+        // The same limit on a parser of its own.
+        let parser = YAMLParser(limits: .init(maxExpandedBytes: 1_000))
+        XCTAssertThrowsError(try parser.parse("a: &a \(String(repeating: "x", count: 600))\nb: *a\n", file: "s.yaml"))
+    }
+
+    func testADuplicateOperationIdIsALocatedError() {
+        let spec = """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths:
+              /a:
+                get: {operationId: getThing, responses: {'200': {description: OK}}}
+              /b:
+                post: {operationId: getThing, responses: {'200': {description: OK}}}
+            """
+        let (error, _) = failure(spec)
+        XCTAssertEqual(error?.location.mark.line, 7)
+        XCTAssertTrue(
+            error?.message.contains("operationId getThing is used twice: by GET /a (line 5) and by POST /b") ?? false,
+            "\(String(describing: error))")
+    }
+
+    func testParametersWithOneNameGetTheirLocationAsASuffixWithAWarning() throws {
+        let spec = """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths:
+              /things/{id}:
+                get:
+                  operationId: getThing
+                  parameters:
+                    - {name: id, in: path, required: true, schema: {type: string}}
+                    - {name: id, in: query, schema: {type: string}}
+                    - {name: id, in: header, schema: {type: string}}
+                    - {name: body, in: query, schema: {type: string}}
+                  responses: {'200': {description: OK}}
+            """
+        let result = try generate(spec)
+        let renamed = result.diagnostics.filter { $0.kind == .parameterRenamed }
+        XCTAssertEqual(renamed.count, 3, "\(renamed)")
+        XCTAssertTrue(renamed.allSatisfy { $0.severity == .warning })
+        let code = result.files.map(\.contents).joined(separator: "\n")
+        XCTAssertTrue(code.contains("id: Swift.String,"), code)
+        XCTAssertTrue(code.contains("idQuery: Swift.String? = nil,"), code)
+        XCTAssertTrue(code.contains("idHeader: Swift.String? = nil,"), code)
+        XCTAssertTrue(code.contains("bodyQuery: Swift.String? = nil,"), code)
+        // Each still goes out under its wire name.
+        XCTAssertTrue(code.contains("addQuery(\"id\", idQuery)"), code)
+    }
+
     func testReferenceCyclesAreAnErrorAndCollectionCyclesADiagnostic() throws {
         let (cycle, _) = failure(
             Self.head + "    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n")

@@ -107,6 +107,42 @@ final class SecretRedactionTests: XCTestCase {
             "https://<redacted>@h.example/v1?api-key=<redacted>&model=m")
     }
 
+    func testAKeyRegisteredInEverySpellingIsMaskedHoweverAServerEncodesIt() throws {
+        let key = "sk-proj-spelling0Canary_9xYz"
+        Redaction.registerEverySpelling(of: key)
+        func percent(_ text: String, _ all: Bool = false) -> String {
+            text.utf8.map { all || $0 == UInt8(ascii: "-") ? String(format: "%%%02X", $0) : String(UnicodeScalar($0)) }
+                .joined()
+        }
+        let json = key.unicodeScalars.map { String(format: "\\u%04x", $0.value) }.joined()
+        let spellings = [
+            "Bearer%2520" + key,  // a space encoded twice before it
+            "sk%2Dproj-spelling0Canary_9xYz",  // one character encoded
+            "%22" + key + "%22",  // after an encoded quote
+            "1" + key + "x",  // glued to other characters
+            percent(key, true),  // every byte encoded
+            percent(percent(key, true)).replacingOccurrences(of: "%", with: "%25"),  // encoded twice
+            json,  // JSON-escaped
+            "\"" + key.replacingOccurrences(of: "-", with: "\\u002D") + "\"",  // partly JSON-escaped
+        ]
+        for spelling in spellings {
+            let masked = Redaction.text("error: \(spelling) is not valid")
+            XCTAssertTrue(masked.contains("<redacted>"), "\(spelling) → \(masked)")
+            XCTAssertFalse(masked.contains("Canary"), "\(spelling) → \(masked)")
+        }
+        // Inside base64 at every alignment, standard and URL-safe.
+        for prefix in ["", "a", "ab"] {
+            let blob = Data((prefix + "{\"key\":\"\(key)\"}").utf8).base64EncodedString()
+            let masked = Redaction.text("token \(blob) end")
+            XCTAssertTrue(masked.contains("<redacted>"), "\(prefix): \(masked)")
+            let urlSafe = blob.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            XCTAssertTrue(Redaction.text(urlSafe).contains("<redacted>"), "\(prefix): url-safe")
+        }
+        // Text without it is left alone, `%` and `\\` included.
+        let plain = "100% of \\u0041 sk%2Dother and 1task-force"
+        XCTAssertEqual(Redaction.text(plain), plain)
+    }
+
     func testEncodedBearerTokensCallerHeadersQueryNamesAndConfiguredKeysAreMasked() throws {
         // A token after a URL- or JSON-encoded space, as a proxy or an echoing server writes it.
         XCTAssertEqual(Redaction.text("Bearer%20sk-abc123&x=1"), "Bearer%20<redacted>&x=1")

@@ -78,6 +78,7 @@ public struct Translator {
         }
 
         var operations: [OperationDecl] = []
+        var operationDiagnostics: [Diagnostic] = []
         for operation in document.operations {
             let operationID = Self.operationKey(operation)
             let route = routes[operationID]!
@@ -97,9 +98,29 @@ public struct Translator {
                     }
                 let described = schemas.memberDocumentation(
                     description: parameter.description, schema: parameter.schema)
+                // One Swift name per parameter, none like the method's own `body` and `options`.
+                var name = Naming.memberName(parameter.name)
+                let taken = Set(parameters.map(\.name)).union(["body", "options"])
+                if taken.contains(name) {
+                    let base = name + Naming.upperCamel(parameter.location.rawValue)
+                    var renamed = base
+                    var number = 2
+                    while taken.contains(renamed) {
+                        renamed = base + String(number)
+                        number += 1
+                    }
+                    operationDiagnostics.append(
+                        Diagnostic(
+                            .parameterRenamed,
+                            message:
+                                "the \(parameter.location.rawValue) parameter \(parameter.name) of \(operationID) is "
+                                + "named like another parameter of the method; it is \(renamed) in Swift",
+                            location: parameter.source))
+                    name = renamed
+                }
                 parameters.append(
                     OperationParameter(
-                        name: Naming.memberName(parameter.name), wireName: parameter.name, location: location,
+                        name: name, wireName: parameter.name, location: location,
                         type: resolved.type, required: parameter.required, documentation: described.summary,
                         facts: described.facts))
             }
@@ -240,7 +261,7 @@ public struct Translator {
                 declarations: declarations, operations: operations, resources: ResourceDecl.tree(of: operations),
                 webhooks: webhooks, reusedComponents: schemas.reusedComponents,
                 areaTitles: Self.areaTitles(document)),
-            document.diagnostics + routeDiagnostics + schemas.diagnostics + modelDiagnostics
+            document.diagnostics + routeDiagnostics + schemas.diagnostics + operationDiagnostics + modelDiagnostics
         )
     }
 

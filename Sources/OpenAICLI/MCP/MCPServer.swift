@@ -35,6 +35,8 @@ package final class MCPServer: Sendable {
     private var schemas: SchemaSet { SchemaSet.shared }
     private let output: Terminal
     private let state = Locked(State())
+    /// Turns for tool calls: at most ``MCPOptions/maxConcurrentCalls`` run at once.
+    private let slots: CallSlots
 
     private struct State {
         /// The version `initialize` negotiated (the legacy session of this stream).
@@ -55,6 +57,7 @@ package final class MCPServer: Sendable {
     ) throws {
         self.options = options
         self.output = output
+        slots = CallSlots(options.maxConcurrentCalls)
         let configuration = try OpenAITool.configuration(options.globals, environment: environment)
         var project = configuration
         project.adminAPIKey = nil
@@ -298,13 +301,18 @@ package final class MCPServer: Sendable {
         let token = params["_meta"]?["progressToken"]
         let key = id.compact
         // Created and registered under one lock: the task's own first use of the lock waits for its
-        // registration, so a cancellation always finds it, and every exit removes it.
-        state.withLock { state in
+        // registration, so a cancellation always finds it, and every exit removes it. An id still in
+        // flight is not taken a second time (its cancellation would otherwise reach the wrong call).
+        let inUse = state.withLock { state -> Bool in
+            guard state.running[key] == nil else { return true }
             state.cancelled.remove(key)  // An id may be used again once its request is over.
             state.running[key] = Task {
-                let proceed = self.state.withLock { !$0.cancelled.contains(key) }
+                // Its turn among the calls in flight (``MCPOptions/maxConcurrentCalls``).
+                let turn = await self.slots.acquire()
+                let proceed = turn && self.state.withLock { !$0.cancelled.contains(key) }
                 let result =
                     proceed ? await self.run(tool, arguments: arguments, token: token, key: key, era: era) : nil
+                if turn { await self.slots.release() }
                 let cancelled = self.state.withLock { state -> Bool in
                     state.running.removeValue(forKey: key)
                     return state.cancelled.remove(key) != nil
@@ -321,6 +329,10 @@ package final class MCPServer: Sendable {
                 }
                 self.send(result: self.bounded(result), id: id, era: era)
             }
+            return false
+        }
+        if inUse {
+            send(error: -32600, "Invalid Request: the id \(key) belongs to a request still in flight", id: id)
         }
     }
 
@@ -349,9 +361,12 @@ package final class MCPServer: Sendable {
                     ? "This tool needs an admin key: start the server with OPENAI_ADMIN_KEY or --admin-api-key."
                     : "This tool needs an API key: start the server with OPENAI_API_KEY or --api-key.")
         }
+        let pace = ProgressPace(interval: 0.1)
         let progress: @Sendable (Int, String?) -> Void = { [weak self] count, type in
-            // No progress for a request that was cancelled (nor any other message for it).
-            guard let self, let token, !Task.isCancelled, !self.state.withLock({ $0.cancelled.contains(key) })
+            // No progress for a request that was cancelled (nor any other message for it), and at
+            // most 10 a second: an endless stream would otherwise flood the client.
+            guard let self, let token, !Task.isCancelled, !self.state.withLock({ $0.cancelled.contains(key) }),
+                pace.allows()
             else { return }
             var params: [JSON.Member] = [.init("progressToken", token), .init("progress", .number(String(count)))]
             if let type { params.append(.init("message", .string(type))) }
@@ -434,5 +449,61 @@ package final class MCPServer: Sendable {
     /// One message, one line (compact JSON escapes every newline).
     private func write(_ message: JSON) {
         try? output.line(message.compact)
+    }
+}
+
+/// Turns for the tool calls of one server: ``acquire()`` waits, in order, while `limit` calls run.
+actor CallSlots {
+    private var available: Int
+    private var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var nextID: UInt64 = 0
+
+    init(_ limit: Int) { available = max(1, limit) }
+
+    /// Waits for a turn; `false` when the task was cancelled before it came (no turn is held then).
+    func acquire() async -> Bool {
+        if Task.isCancelled { return false }
+        if available > 0 {
+            available -= 1
+            return true
+        }
+        nextID += 1
+        let id = nextID
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in waiting.append((id, continuation)) }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+    }
+
+    /// Ends a turn: the next waiting call gets it.
+    func release() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().continuation.resume(returning: true)
+        }
+    }
+
+    private func cancel(_ id: UInt64) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting.remove(at: index).continuation.resume(returning: false)
+    }
+}
+
+/// Lets an event through at most once per `interval` seconds (progress notifications).
+package struct ProgressPace: Sendable {
+    private let last = Locked<Date?>(nil)
+    private let interval: TimeInterval
+
+    package init(interval: TimeInterval) { self.interval = interval }
+
+    /// Whether an event may go now (and, when it may, from now on the interval counts).
+    package func allows(now: Date = Date()) -> Bool {
+        last.withLock { last in
+            if let previous = last, now.timeIntervalSince(previous) < interval { return false }
+            last = now
+            return true
+        }
     }
 }

@@ -25,6 +25,9 @@ package struct MCPOptions: Sendable {
     package var maxResultBytes = 200_000
     /// The most bytes of a binary reply sent as an embedded resource (`--max-binary-bytes`).
     package var maxBinaryBytes = 4 << 20
+    /// The most tool calls that run at once (`--max-concurrent-calls`); later ones wait their turn,
+    /// in order, so that the calls in flight hold a bounded number of connections and descriptors.
+    package var maxConcurrentCalls = 16
     /// Folders a tool's file argument may name as `@path` (`--allow-files DIR`); none by default, so
     /// a model can send only `data:` URLs and cannot make the server upload a local file.
     package var fileFolders: [String] = []
@@ -39,12 +42,14 @@ package struct MCPOptions: Sendable {
     package static let usage = """
         usage: openai mcp [--tools all|dynamic] [--resource PATTERN]... [--operation NAME]... [--no-RESOURCE]...
                           [--read-only] [--list] [--max-result-bytes N] [--max-binary-bytes N]
-                          [--allow-files DIR]... [global flags]
+                          [--max-concurrent-calls N] [--allow-files DIR]... [global flags]
 
         An MCP server over standard input and output (protocol revisions 2025-06-18, 2025-11-25, 2026-07-28): one
         tool per operation (`responses_create`), or with --tools dynamic three tools (list_api_endpoints,
         get_api_endpoint_schema, invoke_api_endpoint). Admin tools only with an admin key. --list prints the tools.
         A file argument is a data: URL, or with --allow-files DIR a local file under DIR as @path.
+        At most --max-concurrent-calls calls (16) run at once, the others wait in order; progress notifications
+        come at most 10 a second per call; --timeout SECONDS bounds each attempt of a call.
         """
 
     /// Parses the words after `openai mcp`.
@@ -101,6 +106,12 @@ package struct MCPOptions: Sendable {
                 } else {
                     options.maxBinaryBytes = number
                 }
+            case "max-concurrent-calls":
+                let given = try value(name, inline)
+                guard let number = Int(given), (1...256).contains(number) else {
+                    throw CLIError.usage("--\(name) takes a whole number from 1 to 256", usage: usage)
+                }
+                options.maxConcurrentCalls = number
             case _ where name.hasPrefix("no-") && name.count > 3:
                 options.excluded.append(String(name.dropFirst(3)))
             case _ where GlobalOptions.valued.contains(name):
@@ -114,7 +125,7 @@ package struct MCPOptions: Sendable {
                             name,
                             among: [
                                 "tools", "resource", "operation", "read-only", "list", "max-result-bytes",
-                                "max-binary-bytes", "allow-files", "debug",
+                                "max-binary-bytes", "max-concurrent-calls", "allow-files", "debug",
                             ] + Array(GlobalOptions.valued), prefix: "--"),
                     usage: usage)
             }

@@ -225,6 +225,73 @@ final class CLIHostileInputTests: XCTestCase {
         XCTAssertEqual(sent.count, 0)
     }
 
+    func testTheKeyIsMaskedInEverySpellingAServerEchoesItIn() async throws {
+        // CLIHarness's key is sk-test-cli-0123456789: each spelling below once defeated the prefix rules.
+        let echoed = [
+            "Bearer%2520sk-test-cli-0123456789", "sk%2Dtest-cli-0123456789", "%22sk-test-cli-0123456789%22",
+            "1sk-test-cli-0123456789", #"\u0073k-test-cli-0123456789"#,
+            Data("sk-test-cli-0123456789".utf8).base64EncodedString(),
+        ]
+        for spelling in echoed {
+            for debug in [false, true] {
+                let (outcome, _) = try await run(
+                    Self.retrieve + (debug ? ["--debug"] : []),
+                    headers: ["x-testserver-fail-status": "401", "x-testserver-fail-message": "Bad key: \(spelling)."])
+                XCTAssertEqual(outcome.status, 4, outcome.error)
+                XCTAssertTrue(outcome.error.contains("Bad key: "), outcome.error)
+                XCTAssertFalse(outcome.error.contains("0123456789"), "\(spelling), debug \(debug): \(outcome.error)")
+                XCTAssertFalse(outcome.error.contains("c2stdGVzdC1jbGktMDEyMzQ1Njc4OQ"), outcome.error)
+            }
+        }
+    }
+
+    func testControlCharactersOfATextReplyAreEscapedOnATerminalUnlessRaw() async throws {
+        // OSC 52 (write the clipboard), a title, clear the screen: what a hostile server could send.
+        let body = "hello \u{1B}]52;c;aGk=\u{07} \u{1B}]0;title\u{07}\u{1B}[2J bye\n\tend\n"
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let audio = folder.appendingPathComponent("a.mp3")
+        try Data("ID3".utf8).write(to: audio)
+        let words = [
+            "audio:transcriptions", "create", "--file", "@" + audio.path, "--model", "whisper-1", "--response-format",
+            "text",
+        ]
+        func run(_ extra: [String], terminal: Bool) async -> String {
+            let transport = ScriptedTransport { _, _ in
+                HTTPResponse(statusCode: 200, headers: ["Content-Type": "text/plain"], body: Data(body.utf8))
+            }
+            let output = Terminal.capturing(outputIsTerminal: terminal)
+            let status = await OpenAITool.run(
+                words + extra, environment: ["OPENAI_API_KEY": "sk-test-escape-0123"], terminal: output,
+                stdin: { nil }, transport: transport)
+            XCTAssertEqual(status, 0, output.capturedText.error)
+            return output.capturedText.output
+        }
+        let shown = await run([], terminal: true)
+        XCTAssertFalse(shown.contains("\u{1B}"), shown)
+        XCTAssertFalse(shown.contains("\u{07}"), shown)
+        XCTAssertTrue(shown.contains("hello \\u{1b}]52;c;aGk=\\u{7}"), shown)
+        XCTAssertTrue(shown.hasSuffix(" bye\n\tend\n"), "newlines and tabs kept: \(shown)")
+        // On purpose: --format raw writes the bytes as they came; so does a pipe.
+        XCTAssertEqual(await run(["--format", "raw"], terminal: true), body)
+        XCTAssertEqual(await run([], terminal: false), body)
+    }
+
+    func testTimeoutEndsAStalledRequest() async throws {
+        let start = Date()
+        let (outcome, _) = try await run(
+            Self.retrieve + ["--timeout", "0.3"], headers: ["x-testserver-delay-ms": "5000"],
+            stdin: nil)
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(outcome.status, 6, "a timeout is exit status 6: \(outcome.error)")
+        XCTAssertLessThan(elapsed, 4.5, "not the server's 5 s")
+        for bad in ["0", "-1", "nan", "inf", "soon"] {
+            let refused = try await run(Self.retrieve + ["--timeout", bad]).outcome
+            XCTAssertEqual(refused.status, 2, "\(bad): \(refused.error)")
+            XCTAssertTrue(refused.error.contains("--timeout takes a number of seconds"), refused.error)
+        }
+    }
+
     /// The request body as the test server recorded it, as text.
     private static func bodyText(_ record: TestServer.Record?) -> String {
         record?.raw["body"]?["text"]?.stringValue ?? ""

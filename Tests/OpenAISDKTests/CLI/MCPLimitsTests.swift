@@ -1,0 +1,120 @@
+import Foundation
+import OpenAICLI
+import OpenAIRuntime
+import XCTest
+
+/// `openai mcp` under a burst of calls, a reused id and a chatty stream (issue 42): calls in flight
+/// are bounded, an id in flight is not taken twice, progress is paced.
+final class MCPLimitsTests: XCTestCase {
+    /// A transport that holds every request `delay` seconds and counts how many it holds at once.
+    private final class SlowTransport: HTTPTransport, @unchecked Sendable {
+        // `@unchecked Sendable`: `lock` guards the counts.
+        private let lock = NSLock()
+        private var current = 0
+        private(set) var peak = 0
+        private(set) var total = 0
+        let delay: UInt64
+
+        init(delay: TimeInterval) { self.delay = UInt64(delay * 1e9) }
+
+        var counts: (peak: Int, total: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            return (peak, total)
+        }
+
+        func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
+            lock.withLock {
+                current += 1
+                total += 1
+                peak = max(peak, current)
+            }
+            defer { lock.withLock { current -= 1 } }
+            try await Task.sleep(nanoseconds: delay)
+            let body = #"{"id":"gpt-4o","object":"model","created":1,"owned_by":"openai"}"#
+            return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+    }
+
+    private func server(_ transport: SlowTransport, maxConcurrentCalls: Int? = nil) throws -> (MCPServer, Terminal) {
+        var options = try MCPOptions.parse(
+            maxConcurrentCalls.map { ["--max-concurrent-calls", String($0)] } ?? [])
+        options.globals.apiKey = "sk-test-mcp-limits-0123"
+        let output = Terminal.capturing()
+        let server = try MCPServer(
+            options: options, environment: ["OPENAI_API_KEY": "sk-test-mcp-limits-0123"], output: output,
+            transport: transport)
+        return (server, output)
+    }
+
+    private static func call(id: Int) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"models_retrieve","arguments":{"model":"gpt-4o"}}}"#
+    }
+
+    /// The responses written so far, by id.
+    private static func responses(_ output: Terminal) -> [(id: String, message: [String: Any])] {
+        output.capturedText.output.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let id = object["id"]
+            else { return nil }
+            return ("\(id)", object)
+        }
+    }
+
+    private func waitFor(_ count: Int, in output: Terminal, seconds: TimeInterval = 20) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Self.responses(output).count < count, Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+    }
+
+    func testABurstOfCallsRunsAtMostTheBoundAtOnceAndEveryOneIsAnswered() async throws {
+        let transport = SlowTransport(delay: 0.15)
+        let (server, output) = try server(transport, maxConcurrentCalls: 3)
+        for id in 1...12 { await server.handle(Self.call(id: id)) }
+        try await waitFor(12, in: output)
+        let responses = Self.responses(output)
+        XCTAssertEqual(Set(responses.map(\.id)), Set((1...12).map(String.init)), output.capturedText.output)
+        XCTAssertTrue(responses.allSatisfy { $0.message["result"] != nil }, output.capturedText.output)
+        XCTAssertEqual(transport.counts.total, 12)
+        XCTAssertLessThanOrEqual(transport.counts.peak, 3, "never more than --max-concurrent-calls at once")
+        XCTAssertEqual(transport.counts.peak, 3, "but the bound is used")
+        // The default bound is 16.
+        XCTAssertEqual(try MCPOptions.parse([]).maxConcurrentCalls, 16)
+        for bad in ["0", "257", "x"] {
+            XCTAssertThrowsError(try MCPOptions.parse(["--max-concurrent-calls", bad]), bad)
+        }
+    }
+
+    func testAnIdStillInFlightIsRefusedAndTheFirstCallStillAnswers() async throws {
+        let transport = SlowTransport(delay: 0.3)
+        let (server, output) = try server(transport)
+        await server.handle(Self.call(id: 7))
+        await server.handle(Self.call(id: 7))
+        try await waitFor(2, in: output)
+        let responses = Self.responses(output).filter { $0.id == "7" }
+        XCTAssertEqual(responses.count, 2, output.capturedText.output)
+        let error = try XCTUnwrap(responses.first?.message["error"] as? [String: Any], output.capturedText.output)
+        XCTAssertEqual(error["code"] as? Int, -32600)
+        XCTAssertTrue((error["message"] as? String)?.contains("still in flight") == true)
+        XCTAssertNotNil(responses.last?.message["result"], "the first call is answered")
+        XCTAssertEqual(transport.counts.total, 1, "the second was not sent")
+        // Once it is over, the id may be used again.
+        await server.handle(Self.call(id: 7))
+        try await waitFor(3, in: output)
+        XCTAssertNotNil(Self.responses(output).last?.message["result"])
+    }
+
+    func testProgressIsPacedToTenASecond() {
+        let pace = ProgressPace(interval: 0.1)
+        let start = Date()
+        XCTAssertTrue(pace.allows(now: start))
+        XCTAssertFalse(pace.allows(now: start.addingTimeInterval(0.05)))
+        XCTAssertFalse(pace.allows(now: start.addingTimeInterval(0.099)))
+        XCTAssertTrue(pace.allows(now: start.addingTimeInterval(0.1)))
+        // 10,000 events within one second let at most 11 through.
+        let burst = ProgressPace(interval: 0.1)
+        let sent = (0..<10_000).filter { burst.allows(now: start.addingTimeInterval(Double($0) / 10_000)) }.count
+        XCTAssertEqual(sent, 10)
+    }
+}
