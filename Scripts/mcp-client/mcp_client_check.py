@@ -195,6 +195,7 @@ async def calls(report: dict[str, Any]) -> None:
                 entry["notes"] = [c.text for c in result.content if c.type == "text"][1:]
             results[name] = entry
         results["chat_completions_create"]["progress"] = len(progress)
+        results["chat_completions_create"]["progress_last"] = progress[-1][0] if progress else None
         outside = await s.call_tool("files_create", {"file": "@/etc/hostname", "purpose": "batch"})
         inline = await s.call_tool(
             "files_create",

@@ -362,11 +362,9 @@ package final class MCPServer: Sendable {
                     : "This tool needs an API key: start the server with OPENAI_API_KEY or --api-key.")
         }
         let pace = ProgressPace(interval: 0.1)
-        let progress: @Sendable (Int, String?) -> Void = { [weak self] count, type in
-            // No progress for a request that was cancelled (nor any other message for it), and at
-            // most 10 a second: an endless stream would otherwise flood the client.
-            guard let self, let token, !Task.isCancelled, !self.state.withLock({ $0.cancelled.contains(key) }),
-                pace.allows()
+        let notify: @Sendable (Int, String?) -> Void = { [weak self] count, type in
+            // No progress for a request that was cancelled (nor any other message for it).
+            guard let self, let token, !Task.isCancelled, !self.state.withLock({ $0.cancelled.contains(key) })
             else { return }
             var params: [JSON.Member] = [.init("progressToken", token), .init("progress", .number(String(count)))]
             if let type { params.append(.init("message", .string(type))) }
@@ -376,8 +374,15 @@ package final class MCPServer: Sendable {
                     .init("params", .object(params)),
                 ]))
         }
+        // At most 10 a second (an endless stream would otherwise flood the client); the last one
+        // held back goes out before the result, so the client sees the final count.
+        let progress: @Sendable (Int, String?) -> Void = { count, type in
+            if pace.allows() { notify(count, type) } else { pace.hold(count, type) }
+        }
         let call = MCPToolCall(operation: operation, client: client, options: options, progress: progress)
-        return await call.run(arguments, validator: SchemaValidator(schemas: schemas), schema: schema)
+        let result = await call.run(arguments, validator: SchemaValidator(schemas: schemas), schema: schema)
+        if let (count, type) = pace.takeHeld() { notify(count, type) }
+        return result
     }
 
     /// The dynamic mode's tools.
@@ -491,19 +496,34 @@ actor CallSlots {
     }
 }
 
-/// Lets an event through at most once per `interval` seconds (progress notifications).
+/// Lets an event through at most once per `interval` seconds (progress notifications), keeping
+/// the last one held back for the end.
 package struct ProgressPace: Sendable {
-    private let last = Locked<Date?>(nil)
+    private let state = Locked<(last: Date?, held: (count: Int, message: String?)?)>((nil, nil))
     private let interval: TimeInterval
 
     package init(interval: TimeInterval) { self.interval = interval }
 
-    /// Whether an event may go now (and, when it may, from now on the interval counts).
+    /// Whether an event may go now (and, when it may, from now on the interval counts; nothing is
+    /// held any more).
     package func allows(now: Date = Date()) -> Bool {
-        last.withLock { last in
-            if let previous = last, now.timeIntervalSince(previous) < interval { return false }
-            last = now
+        state.withLock { state in
+            if let previous = state.last, now.timeIntervalSince(previous) < interval { return false }
+            state = (now, nil)
             return true
+        }
+    }
+
+    /// Keeps an event that did not go, replacing the one kept before.
+    package func hold(_ count: Int, _ message: String?) {
+        state.withLock { $0.held = (count, message) }
+    }
+
+    /// The event kept back, if any (and forgets it).
+    package func takeHeld() -> (count: Int, message: String?)? {
+        state.withLock { state in
+            defer { state.held = nil }
+            return state.held
         }
     }
 }

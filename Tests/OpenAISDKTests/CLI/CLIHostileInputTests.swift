@@ -1,5 +1,6 @@
 import Foundation
 import OpenAICLI
+import OpenAIRuntime
 import OpenAISDKTestSupport
 import XCTest
 
@@ -273,8 +274,10 @@ final class CLIHostileInputTests: XCTestCase {
         XCTAssertTrue(shown.contains("hello \\u{1b}]52;c;aGk=\\u{7}"), shown)
         XCTAssertTrue(shown.hasSuffix(" bye\n\tend\n"), "newlines and tabs kept: \(shown)")
         // On purpose: --format raw writes the bytes as they came; so does a pipe.
-        XCTAssertEqual(await run(["--format", "raw"], terminal: true), body)
-        XCTAssertEqual(await run([], terminal: false), body)
+        let raw = await run(["--format", "raw"], terminal: true)
+        XCTAssertEqual(raw, body)
+        let piped = await run([], terminal: false)
+        XCTAssertEqual(piped, body)
     }
 
     func testTimeoutEndsAStalledRequest() async throws {

@@ -81,8 +81,10 @@ final class MCPServerTests: XCTestCase {
         for result in results { XCTAssertEqual(result.value["is_error"], .bool(false), result.key) }
         XCTAssertEqual(calls["chat_completions_create"]?["collected_content"], .string("Hello"))
         XCTAssertEqual(calls["chat_completions_create"]?["object"], .string("chat.completion"))
-        XCTAssertEqual(
-            calls["chat_completions_create"]?["progress"], .number("3"), "one progress notification per event")
+        // Progress is paced (at most 10 a second): the three events arrive at once, so the first goes
+        // out and the last one held back goes before the result, with the final count.
+        XCTAssertEqual(calls["chat_completions_create"]?["progress"], .number("2"), "paced progress notifications")
+        XCTAssertEqual(calls["chat_completions_create"]?["progress_last"], .number("3.0"), "the final count")
         XCTAssertEqual(calls["audio_speech_create"]?["blob_bytes"], .number("1024"), "the binary reply as a resource")
         let received = report["calls_received"]
         XCTAssertEqual(
