@@ -41,7 +41,19 @@ struct EventStreamReader {
         }
         var parser = ServerSentEventParser()
         var tracker = StreamTracker(stream: stream)
+        // The runtime's bound on one event (Configuration.maxStreamEventBytes, 64 MiB by default): a
+        // server that never ends an event cannot fill the memory.
+        let maxEventBytes = options.maxStreamEventBytes ?? client.configuration.maxStreamEventBytes
+        func tooLarge(_ received: Int) -> OpenAIError {
+            OpenAIError(
+                kind: .eventTooLarge,
+                message:
+                    "A server-sent event exceeded \(maxEventBytes) bytes (\(received) bytes received) after "
+                    + "\(StreamTracker.count(tracker.events)).",
+                requestID: requestID)
+        }
         func handle(_ sent: ServerSentEvent) throws {
+            guard sent.data.utf8.count <= maxEventBytes else { throw tooLarge(sent.data.utf8.count) }
             guard let payload = try tracker.take(sent, requestID: requestID) else { return }
             if stream.namedEvents, let name = sent.event {
                 try event(.object([JSON.Member("event", .string(name)), JSON.Member("data", payload)]))
@@ -54,6 +66,7 @@ struct EventStreamReader {
             for try await chunk in response.body {
                 try bytes(chunk)
                 for sent in parser.consume(chunk) { try handle(sent) }
+                if parser.pendingByteCount > maxEventBytes { throw tooLarge(parser.pendingByteCount) }
             }
             // A last event without its blank line counts when it is whole (`data: [DONE]\n` and
             // the end of the body, as Anthropic's compatible endpoint ends), as the SDK's streams do.

@@ -26,10 +26,10 @@ package enum Help {
             "  --debug               log each request and reply on standard error (credentials redacted)",
             "  --timeout SECONDS     the longest one attempt may take or stall (default 600; retries follow)",
             "  --version, --help",
-            "Command flags: --max-items N (list commands: stop after N items across pages), --output FILE (write",
-            "the reply to FILE; binary replies need it on a terminal; a FIFO or device is written directly, a file",
-            "replaced once the reply is whole, keeping its permissions), --force (let --output replace a file of",
-            "another user or with other hard links).",
+            "Command flags: --max-items N (list commands: stop after N items across pages; 10000 by default),",
+            "--output FILE (write the reply to FILE; binary replies need it on a terminal; a FIFO or device is",
+            "written directly, a file replaced once the reply is whole, keeping its permissions), --force (let",
+            "--output replace a file of another user or with other hard links).",
             "Values: JSON or YAML flow text for objects and arrays, a repeated flag appends to an array, @path",
             "reads a file (@file://path as text, @data://path as base64), and a body may come as YAML or JSON on",
             "standard input, its strings as text (@ included) unless --allow-files DIR lets it name files under DIR.",
@@ -83,7 +83,7 @@ package enum Help {
                     + "): one JSON line per event, --format raw for the bytes.")
         }
         if operation.page != nil {
-            lines.append("Pages automatically: every item of every page, or --max-items N.")
+            lines.append("Pages automatically: every item of every page (up to 10000), or --max-items N.")
         }
         if operation.reply == .binary { lines.append("The reply is binary: --output FILE (or a pipe).") }
         let fileFlags = (operation.body?.members ?? []).filter(\.schema.isFile).map { "--\($0.flag) @path" }
@@ -112,7 +112,7 @@ package enum Help {
             if !text.isEmpty { lines.append(wrap(text, indent: "      ")) }
         }
         if operation.page != nil {
-            lines.append("  --max-items N\n      Stop after N items across pages.")
+            lines.append("  --max-items N\n      Stop after N items across pages (10000 when not given).")
         }
         lines.append(
             "  --output FILE\n      Write the reply to FILE (a file is replaced once the reply is whole, keeping its"

@@ -59,7 +59,7 @@ package enum OpenAITool {
                         "openai mcp: \(server.operationCount) operations"
                             + (options.mode == .dynamic ? " behind 3 tools" : " as tools")
                             + ", on standard input and output")
-                    await server.serve(lines: MCPServer.standardInputLines())
+                    await server.serve(lines: MCPServer.standardInputLines(maxLineBytes: options.maxLineBytes))
                 }
             case .call(let call):
                 let input = try RequestInput(

@@ -118,8 +118,8 @@ struct OperationCall {
     /// page with every item; `jsonl` prints each item as its page arrives, `raw` each page's bytes.
     private func pages(options: RequestOptions, printer: ReplyPrinter) async throws {
         guard let page = operation.page else { return }
-        var walker = PageWalker(page: page, maxItems: call.maxItems)
         let format = printer.effectiveFormat
+        var walker = PageWalker(page: page, maxItems: call.maxItems, keepsItems: format != .jsonl && format != .raw)
         var cursor: String? = nil
         while true {
             let response = try await client.sendRaw(try input.request(for: operation, cursor: cursor), options: options)
@@ -133,6 +133,11 @@ struct OperationCall {
             cursor = next
         }
         if format != .jsonl, format != .raw, let merged = walker.merged { try printer.print(merged) }
+        if call.maxItems == nil, walker.count >= PageWalker.defaultMaxItems, walker.more {
+            terminal.error(
+                "note: stopped after \(PageWalker.defaultMaxItems) items, the default --max-items; give --max-items N "
+                    + "for more")
+        }
     }
 
     // MARK: Streaming

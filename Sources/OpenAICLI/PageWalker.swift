@@ -4,11 +4,23 @@
 /// It stops at the last page (`has_more` false, or no cursor for the next one), at `maxItems`, at
 /// a cursor met before, and at a page that repeats the previous one (a server that ignores the
 /// cursor). An absent `has_more` reads as "maybe more": a page with items is followed.
+///
+/// Memory is bounded by `maxItems` (``defaultMaxItems`` when the command line gives none): the
+/// items are kept for the combined reply only when `keepsItems` (`--format json`, `pretty`,
+/// `yaml`); `jsonl` prints them as their pages arrive and keeps none.
 struct PageWalker {
+    /// The most items a walk takes when `--max-items` is not given: a server that says `has_more`
+    /// forever (or cycles through cursors it makes up) ends here instead of filling the memory.
+    static let defaultMaxItems = 10_000
+
     var page: APIOperation.Page
-    var maxItems: Int?
-    /// Every item taken, in order.
+    var maxItems: Int
+    /// Whether the items are kept for ``merged``.
+    var keepsItems: Bool
+    /// Every item taken, in order (none unless `keepsItems`).
     private(set) var items: [JSON] = []
+    /// How many items were taken.
+    private(set) var count = 0
     private var first: JSON?
     private var last: JSON?
     /// Whether items remained when the walk stopped.
@@ -18,9 +30,10 @@ struct PageWalker {
     private var cursors: Set<String> = []
     private var previousFirstID: String?
 
-    init(page: APIOperation.Page, maxItems: Int?) {
+    init(page: APIOperation.Page, maxItems: Int?, keepsItems: Bool = true) {
         self.page = page
-        self.maxItems = maxItems
+        self.maxItems = maxItems ?? Self.defaultMaxItems
+        self.keepsItems = keepsItems
     }
 
     /// Takes the page fetched with `cursor` (`nil`: the first): the items it adds, and the cursor
@@ -36,20 +49,26 @@ struct PageWalker {
         previousFirstID = firstID
         if first == nil { first = value }
         last = value
+        if !keepsItems { first = first.map { $0.setting(page.items, .array([])) } }
         let hasMore = value[page.hasMore]?.bool ?? !pageItems.isEmpty
-        if let maxItems, items.count + pageItems.count >= maxItems {
-            cut = items.count + pageItems.count > maxItems
+        if count + pageItems.count >= maxItems {
+            cut = count + pageItems.count > maxItems
             more = cut || hasMore
-            pageItems = Array(pageItems.prefix(maxItems - items.count))
-            items += pageItems
+            pageItems = Array(pageItems.prefix(maxItems - count))
+            take(pageItems)
             return (pageItems, nil)
         }
-        items += pageItems
+        take(pageItems)
         guard hasMore, let next = page.nextCursor(in: value), cursors.insert(next).inserted else {
             more = hasMore
             return (pageItems, nil)
         }
         return (pageItems, next)
+    }
+
+    private mutating func take(_ pageItems: [JSON]) {
+        count += pageItems.count
+        if keepsItems { items += pageItems }
     }
 
     /// The first page with every item taken in its items member, `has_more` (when the server sends

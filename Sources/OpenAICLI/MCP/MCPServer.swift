@@ -105,11 +105,20 @@ package final class MCPServer: Sendable {
     /// Serves the lines of standard input until it ends, in order: each message is routed before the
     /// next is read (so a cancellation never overtakes its call), tool calls then run concurrently,
     /// and the server waits for those in flight when the input ends.
-    package func serve(lines: AsyncStream<String>) async {
+    package func serve(lines: AsyncStream<InputLine>) async {
         for await line in lines {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty else { continue }
-            await handle(trimmed)
+            switch line {
+            case .text(let text):
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { continue }
+                await handle(trimmed)
+            case .tooLong(let bytes):
+                send(
+                    error: -32600,
+                    "Invalid Request: a line of \(bytes) bytes, more than the \(options.maxLineBytes) a message may "
+                        + "take (--max-line-bytes); it was not read",
+                    id: .null)
+            }
         }
         // The input ended: calls in flight get 2 seconds to finish (their responses may still be read),
         // then they are cancelled, so the server exits promptly (the transports' shutdown rule).
@@ -122,11 +131,18 @@ package final class MCPServer: Sendable {
         for task in state.withLock({ Array($0.running.values) }) { task.cancel() }
     }
 
-    /// Standard input's lines, read on a thread of their own (a blocking read).
-    package static func standardInputLines() -> AsyncStream<String> {
+    /// Standard input's lines, read on a thread of their own (a blocking read) in 64 KiB chunks,
+    /// none held longer than `maxLineBytes` (``LineSplitter``).
+    package static func standardInputLines(maxLineBytes: Int) -> AsyncStream<InputLine> {
         AsyncStream { continuation in
             let thread = Thread {
-                while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+                var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+                while true {
+                    let chunk = FileHandle.standardInput.availableData
+                    if chunk.isEmpty { break }
+                    for line in splitter.feed(chunk) { continuation.yield(line) }
+                }
+                for line in splitter.finish() { continuation.yield(line) }
                 continuation.finish()
             }
             thread.start()
@@ -525,5 +541,62 @@ package struct ProgressPace: Sendable {
             defer { state.held = nil }
             return state.held
         }
+    }
+}
+
+/// One line of the MCP input stream: its text, or the size of a line too long to read.
+package enum InputLine: Sendable, Equatable {
+    case text(String)
+    /// A line of this many bytes, more than the limit: dropped as it arrived, never held whole.
+    case tooLong(bytes: Int)
+}
+
+/// Splits bytes into lines (`\n`, a `\r` before it dropped) holding at most `maxLineBytes` of a
+/// line: a longer line is dropped as it arrives and reported by its size, so a 200 MB line costs
+/// no more memory than the limit.
+package struct LineSplitter: Sendable {
+    package let maxLineBytes: Int
+    private var pending: [UInt8] = []
+    /// The bytes of the line being dropped, or `nil` when reading one.
+    private var dropping: Int?
+
+    package init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
+
+    /// The lines that `chunk` completes.
+    package mutating func feed(_ chunk: Data) -> [InputLine] {
+        var lines: [InputLine] = []
+        var start = chunk.startIndex
+        while start < chunk.endIndex {
+            let newline = chunk[start...].firstIndex(of: 0x0A)
+            let end = newline ?? chunk.endIndex
+            let count = end - start
+            if let dropped = dropping {
+                dropping = dropped + count
+            } else if pending.count + count > maxLineBytes {
+                dropping = pending.count + count
+                pending = []
+            } else {
+                pending += chunk[start..<end]
+            }
+            guard let newline else { break }
+            lines.append(takeLine())
+            start = newline + 1
+        }
+        return lines
+    }
+
+    /// The last line, when the input ended without a newline after it.
+    package mutating func finish() -> [InputLine] {
+        pending.isEmpty && dropping == nil ? [] : [takeLine()]
+    }
+
+    private mutating func takeLine() -> InputLine {
+        defer {
+            pending = []
+            dropping = nil
+        }
+        if let dropped = dropping { return .tooLong(bytes: dropped) }
+        if pending.last == 0x0D { pending.removeLast() }
+        return .text(String(decoding: pending, as: UTF8.self))
     }
 }

@@ -28,6 +28,10 @@ package struct MCPOptions: Sendable {
     /// The most tool calls that run at once (`--max-concurrent-calls`); later ones wait their turn,
     /// in order, so that the calls in flight hold a bounded number of connections and descriptors.
     package var maxConcurrentCalls = 16
+    /// The longest line (one JSON-RPC message) read, in bytes (`--max-line-bytes`): 16 MiB, room
+    /// for a data URL of a 12 MB file. A longer one is dropped as it arrives and answered with
+    /// an error, so memory stays bounded whatever the client sends.
+    package var maxLineBytes = 16 << 20
     /// Folders a tool's file argument may name as `@path` (`--allow-files DIR`); none by default, so
     /// a model can send only `data:` URLs and cannot make the server upload a local file.
     package var fileFolders: [String] = []
@@ -42,14 +46,15 @@ package struct MCPOptions: Sendable {
     package static let usage = """
         usage: openai mcp [--tools all|dynamic] [--resource PATTERN]... [--operation NAME]... [--no-RESOURCE]...
                           [--read-only] [--list] [--max-result-bytes N] [--max-binary-bytes N]
-                          [--max-concurrent-calls N] [--allow-files DIR]... [global flags]
+                          [--max-concurrent-calls N] [--max-line-bytes N] [--allow-files DIR]... [global flags]
 
         An MCP server over standard input and output (protocol revisions 2025-06-18, 2025-11-25, 2026-07-28): one
         tool per operation (`responses_create`), or with --tools dynamic three tools (list_api_endpoints,
         get_api_endpoint_schema, invoke_api_endpoint). Admin tools only with an admin key. --list prints the tools.
         A file argument is a data: URL, or with --allow-files DIR a local file under DIR as @path.
         At most --max-concurrent-calls calls (16) run at once, the others wait in order; progress notifications
-        come at most 10 a second per call; --timeout SECONDS bounds each attempt of a call.
+        come at most 10 a second per call; --timeout SECONDS bounds each attempt of a call. A message (one line)
+        longer than --max-line-bytes (16 MiB) is answered with an error and not read.
         """
 
     /// Parses the words after `openai mcp`.
@@ -106,6 +111,12 @@ package struct MCPOptions: Sendable {
                 } else {
                     options.maxBinaryBytes = number
                 }
+            case "max-line-bytes":
+                let given = try value(name, inline)
+                guard let number = Int(given), number >= 1024, number <= 1 << 30 else {
+                    throw CLIError.usage("--\(name) takes a whole number from 1024 to 1073741824", usage: usage)
+                }
+                options.maxLineBytes = number
             case "max-concurrent-calls":
                 let given = try value(name, inline)
                 guard let number = Int(given), (1...256).contains(number) else {
@@ -125,7 +136,7 @@ package struct MCPOptions: Sendable {
                             name,
                             among: [
                                 "tools", "resource", "operation", "read-only", "list", "max-result-bytes",
-                                "max-binary-bytes", "max-concurrent-calls", "allow-files", "debug",
+                                "max-binary-bytes", "max-concurrent-calls", "max-line-bytes", "allow-files", "debug",
                             ] + Array(GlobalOptions.valued), prefix: "--"),
                     usage: usage)
             }

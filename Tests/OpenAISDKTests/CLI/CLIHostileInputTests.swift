@@ -295,6 +295,45 @@ final class CLIHostileInputTests: XCTestCase {
         }
     }
 
+    func testPagingStopsAtTheDefaultCapWithANote() async throws {
+        // A server with 1,000 pages of 100: without --max-items the walk ends at 10,000 items.
+        let (outcome, records) = try await run(
+            ["files", "list", "--limit", "100", "--format", "jsonl"], headers: ["x-testserver-pages": "1000"])
+        XCTAssertEqual(outcome.status, 0, outcome.error)
+        XCTAssertEqual(outcome.output.split(separator: "\n").count, 10_000)
+        XCTAssertEqual(records.count, 100, "no page past the cap is fetched")
+        XCTAssertTrue(outcome.error.contains("stopped after 10000 items, the default --max-items"), outcome.error)
+        // --max-items raises it; fewer items than the cap say nothing.
+        let raised = try await run(
+            ["files", "list", "--limit", "100", "--format", "jsonl", "--max-items", "10050"],
+            headers: ["x-testserver-pages": "1000"], name: #function + "-raised")
+        XCTAssertEqual(raised.outcome.output.split(separator: "\n").count, 10_050)
+        XCTAssertFalse(raised.outcome.error.contains("stopped after"), raised.outcome.error)
+    }
+
+    func testAStreamedEventOverTheRuntimesBoundEndsTheCommand() async {
+        // An event that never ends: 65 chunks of 1 MiB after `data: `, past the 64 MiB bound.
+        let chunk = Data(repeating: 0x61, count: 1 << 20)
+        let transport = ScriptedStreamTransport([
+            .stream(
+                status: 200, headers: ["Content-Type": "text/event-stream", "x-request-id": "req_big"],
+                chunks: [Data("data: ".utf8)] + Array(repeating: chunk, count: 65), hold: false)
+        ])
+        let terminal = Terminal.capturing()
+        let status = await OpenAITool.run(
+            [
+                "chat:completions", "create", "--model", "gpt-4o", "--stream", "--messages",
+                "[{role: user, content: hi}]",
+            ],
+            environment: ["OPENAI_API_KEY": "sk-test-stream-0123"], terminal: terminal, stdin: { nil },
+            transport: transport)
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(
+            terminal.capturedText.error.contains("A server-sent event exceeded 67108864 bytes"),
+            terminal.capturedText.error)
+        XCTAssertEqual(terminal.capturedText.output, "", "nothing printed of it")
+    }
+
     /// The request body as the test server recorded it, as text.
     private static func bodyText(_ record: TestServer.Record?) -> String {
         record?.raw["body"]?["text"]?.stringValue ?? ""

@@ -105,6 +105,61 @@ final class MCPLimitsTests: XCTestCase {
         XCTAssertNotNil(Self.responses(output).last?.message["result"])
     }
 
+    func testALineOverTheLimitIsDroppedAsItArrivesAndReported() {
+        var splitter = LineSplitter(maxLineBytes: 10)
+        var lines = splitter.feed(Data("short\r\n0123456789".utf8))
+        lines += splitter.feed(Data("ABCDEF".utf8))  // 16 bytes: over the limit, dropped while it arrives
+        lines += splitter.feed(Data("GHIJ\nnext\n".utf8))
+        lines += splitter.feed(Data("tail".utf8))
+        lines += splitter.finish()
+        XCTAssertEqual(lines, [.text("short"), .tooLong(bytes: 20), .text("next"), .text("tail")])
+        // Exactly the limit is read.
+        var exact = LineSplitter(maxLineBytes: 4)
+        XCTAssertEqual(exact.feed(Data("abcd\nabcde\n".utf8)), [.text("abcd"), .tooLong(bytes: 5)])
+        XCTAssertEqual(try MCPOptions.parse([]).maxLineBytes, 16 << 20)
+        XCTAssertEqual(try MCPOptions.parse(["--max-line-bytes", "4096"]).maxLineBytes, 4096)
+        XCTAssertThrowsError(try MCPOptions.parse(["--max-line-bytes", "10"]))
+    }
+
+    /// The built `openai mcp` fed a 64 MB line: answered with an error, the next message served,
+    /// and the process's peak memory far below the line (it held 30 times the line before).
+    func testA64MBLineCostsTheServerNoMoreThanItsLimit() throws {
+        let binary = try CLIHarness.binary()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-line-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("input")
+        var bytes = Data("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\",\"params\":{\"pad\":\"".utf8)
+        bytes.append(Data(repeating: 0x61, count: 64 << 20))
+        bytes.append(Data("\"}}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".utf8))
+        try bytes.write(to: input)
+        bytes = Data()
+        // A Python parent whose only child is the server: its children's peak RSS is the server's.
+        let script = """
+            import resource, subprocess, sys
+            with open(sys.argv[2], "rb") as stdin:
+                out = subprocess.run([sys.argv[1], "mcp"], stdin=stdin, capture_output=True,
+                                     env={"OPENAI_API_KEY": "sk-test-line-0123"}).stdout
+            sys.stdout.write(out.decode())
+            print("PEAK_KB", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, binary.path, input.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(text.contains("a line of \(64 << 20) bytes") || text.contains("more than the 16777216"), text)
+        XCTAssertTrue(
+            text.contains(#""id":1,"result":{}"#) || text.contains(#""id":1,"jsonrpc":"2.0","result":{}"#), text)
+        let peak = try XCTUnwrap(
+            text.split(separator: "\n").last { $0.hasPrefix("PEAK_KB") }.flatMap { Int($0.split(separator: " ")[1]) })
+        print("MCP 64 MB line: server peak RSS \(peak / 1024) MB")
+        XCTAssertLessThan(peak, 160 * 1024, "peak RSS \(peak) KB for a 64 MB line")
+    }
+
     func testProgressIsPacedToTenASecond() {
         let pace = ProgressPace(interval: 0.1)
         let start = Date()
