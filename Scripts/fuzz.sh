@@ -169,29 +169,15 @@ libraries_of() {
 }
 
 # What a target links besides its libraries: with FUZZ_OPENAI_BUILD, the OpenAI module's objects from that build for
-# the targets of generated types (one argument per line): the object of each of today's source files (SwiftPM names
-# them after the file) and the module's own, never every object in the folder. A file removed or renamed since leaves
-# its object behind, built against older types; the linker may take a compiler-generated helper (an outlined copy or
-# destroy, emitted in every object that needs it) from it, and a type whose layout changed is then freed as if it had
-# the old one.
+# the targets of generated types (one argument per line): those its last build linked (swiftpm_objects, Scripts/lib.sh),
+# never every object in the folder, where a file removed since leaves an object built for older types.
 extra_inputs_of() {
     case "$1" in
         ResponseStreamEvent | Response | RealtimeServerEvent | ChatCompletion)
             if [[ -n "$OPENAI_BUILD" ]]; then
                 echo -I
                 echo "$OPENAI_BUILD/Modules"
-                local source object
-                while IFS= read -r source; do
-                    object="$OPENAI_BUILD/OpenAI.build/$(basename "$source").o"
-                    if [[ ! -f "$object" ]]; then
-                        echo "fuzz: $object is missing: FUZZ_OPENAI_BUILD must hold a build of today's OpenAI module" >&2
-                        exit 2
-                    fi
-                    echo "$object"
-                done < <(swift_files Sources/OpenAI -not -path '*/Generated/Admin/*' -not -path '*/Generated/Catalogue/*')
-                if [[ -f "$OPENAI_BUILD/OpenAI.build/OpenAI.swiftmodule.o" ]]; then
-                    echo "$OPENAI_BUILD/OpenAI.build/OpenAI.swiftmodule.o"
-                fi
+                swiftpm_objects "$OPENAI_BUILD" OpenAI
             fi
             ;;
     esac
@@ -219,10 +205,7 @@ build_target() {
         archives+=("$SCRATCH/lib/lib$library.a")
     done
     mapfile -t sources < <(swift_files Fuzz/Support; sources_of "$target")
-    local listed
-    listed="$(extra_inputs_of "$target")" || exit 2
-    extra=()
-    if [[ -n "$listed" ]]; then mapfile -t extra <<<"$listed"; fi
+    mapfile -t extra < <(extra_inputs_of "$target")
     # The fuzzing build's modules come first in the search path: they are the ones linked. The extra objects come
     # before the archives, which the linker searches only for symbols already wanted.
     step "target-$target" "$SCRATCH/bin/$target" "${libraries[*]-}" -- swiftc "$OPTIMIZE" "${SANITIZE[@]}" -module-name "Fuzz$target" \

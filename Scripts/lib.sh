@@ -107,6 +107,25 @@ tree_files() {
     fi
 }
 
+# Prints the objects SwiftPM's last build of TARGET linked, one per line: for a Swift target, the object of each source
+# in its output-file-map.json and the module's own (TARGET.swiftmodule.o, when there is one); for a C target, every
+# object in its folder. Never every object of a Swift target's folder: a source removed or renamed since leaves its
+# object behind, built against older types, and a linker may take a compiler-generated helper (an outlined copy or
+# destroy) from it. swiftpm_objects BIN_DIR TARGET
+swiftpm_objects() {
+    local folder="$1/$2.build"
+    [[ -d "$folder" ]] || return 0
+    if [[ -f "$folder/output-file-map.json" ]]; then
+        python3 -c 'import json, os, sys
+entries = json.load(open(sys.argv[1]))
+objects = sorted(entry["object"] for source, entry in entries.items() if source and "object" in entry)
+module = os.path.join(os.path.dirname(sys.argv[1]), sys.argv[2] + ".swiftmodule.o")
+print("\n".join(objects + ([module] if os.path.isfile(module) else [])))' "$folder/output-file-map.json" "$2"
+    else
+        find "$folder" -name '*.o' | LC_ALL=C sort
+    fi
+}
+
 # Prints the path of a tool: Scripts/.venv/bin/NAME (where Scripts/test.sh's venv step installs the linters) when it
 # is there, else NAME on PATH: find_tool NAME. Returns 1 (printing nothing) when neither has it.
 find_tool() {

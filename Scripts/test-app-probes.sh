@@ -77,7 +77,7 @@ else
     OBJECTS=()
     for target in OpenAI OpenAIRuntime OpenAIRuntimeLibcurl; do
         [[ -d "$SDK_BIN/$target.build" ]] || continue
-        while IFS= read -r object; do OBJECTS+=("$object"); done < <(find "$SDK_BIN/$target.build" -name '*.o' | LC_ALL=C sort)
+        while IFS= read -r object; do OBJECTS+=("$object"); done < <(swiftpm_objects "$SDK_BIN" "$target")
     done
     C_MODULE=()
     if [[ -f "$SDK_BIN/OpenAIRuntimeLibcurl.build/module.modulemap" ]]; then
