@@ -627,14 +627,13 @@ def explain(root, log, diff_path, what, provenance_path="", locked_log="", keep=
     if locked_log and os.path.exists(locked_log):
         locked_text = open(locked_log, errors="replace").read()
         locked_handwritten, _, locked_generated = compile_errors(locked_text, root, outputs)
-        locked = {(rel, msg) for rel, _, _, msg in locked_handwritten} | {
-            (rel, line) for rel, line, _, _ in locked_handwritten
-        }
+        # The same file and message: the hand-written files do not change between the two builds.
+        locked = {(rel, msg) for rel, _, _, msg in locked_handwritten}
         locked_count = len(locked_handwritten) + locked_generated
 
     def also_locked(key):
-        rel, line, _, msg = key
-        return locked is not None and ((rel, msg) in locked or (rel, line) in locked)
+        rel, _, _, msg = key
+        return locked is not None and (rel, msg) in locked
 
     out = [f"update-spec: FAILED: {what}."]
     new_errors, old_errors = [], []
@@ -689,7 +688,7 @@ def explain(root, log, diff_path, what, provenance_path="", locked_log="", keep=
             out.append(
                 "Not compared with the locked spec: --keep-on-failure keeps the new state."
                 if keep == "1"
-                else "Not compared with the locked spec (the rollback did not finish)."
+                else "Not compared with the locked spec (only a failed `swift build` is built again there)."
             )
         elif locked_count == 0:
             out.append("On the locked spec the same build succeeds: every error above comes with the new spec.")

@@ -320,7 +320,11 @@ list_outputs() {
             "use a generator built from this checkout (nothing changed)" >&2
         exit 1
     fi
-    mapfile -t OUTPUTS <<<"$listed"
+    OUTPUTS=()
+    local folder
+    while IFS= read -r folder; do
+        if [[ -n "$folder" ]]; then OUTPUTS+=("$folder"); fi
+    done <<<"$listed"
 }
 
 if [[ $PRINT_PATHS -eq 1 ]]; then
@@ -469,7 +473,10 @@ else
             exit 1
         fi
         # XCTest: "Executed N tests, with K tests skipped and F failures"; each skipped test also has a line.
-        mapfile -t skipped_tests < <({ grep -Eo "Test Case '[^']*' skipped" "$WORK/tests.log" || true; } \
+        skipped_tests=()
+        while IFS= read -r test_name; do
+            if [[ -n "$test_name" ]]; then skipped_tests+=("$test_name"); fi
+        done < <({ grep -Eo "Test Case '[^']*' skipped" "$WORK/tests.log" || true; } \
             | sed "s/^Test Case '//; s/' skipped\$//" | LC_ALL=C sort -u)
         skipped="${#skipped_tests[@]}"
         echo "update-spec: fast tests: ${xctest_total:-0} ran (XCTest), $skipped skipped" >&2

@@ -1,6 +1,14 @@
 import Foundation
 import OpenAIRuntime
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -68,6 +76,11 @@ struct OperationCall {
         var options = options
         let destination = try OutputDestination.resolve(output, force: call.force)
         let temporary = destination.downloadPath()
+        // While it arrives the download is readable by the caller only (a 0600 secret must not sit at
+        // 0644 beside its destination); it gets its mode when it is whole.
+        let mask = umask(0o077)
+        defer { umask(mask) }
+        let newFileMode = 0o666 & ~UInt32(mask)
         let bar = ProgressBar(terminal: terminal, label: "download")
         options.downloadProgress = { received, total in bar.update(received, total) }
         do {
@@ -75,7 +88,7 @@ struct OperationCall {
                 try input.request(for: operation), to: URL(fileURLWithPath: temporary), options: options)
             upload?.end()
             bar.end()
-            try destination.settleDownload(temporary, success: true)
+            try destination.settleDownload(temporary, success: true, newFileMode: newFileMode)
             terminal.error("wrote \(result.byteCount) bytes to \(output)")
         } catch {
             upload?.end()

@@ -131,19 +131,20 @@ package struct OutputDestination: Sendable, Equatable {
         }
     }
 
-    /// Ends a download written to `temporary` (``downloadPath()``): on success the file gets the
-    /// kept permission bits and is renamed over ``path``, or its bytes are copied into ``path`` (a
-    /// FIFO or a device, 1 MiB at a time) and it is removed; on failure it is removed.
+    /// Ends a download written to `temporary` (``downloadPath()``, written while the umask let only
+    /// the caller read it): on success the file gets the kept permission bits, or `newFileMode` for a
+    /// new file, and is renamed over ``path``, or its bytes are copied into ``path`` (a FIFO or a
+    /// device, 1 MiB at a time) and it is removed; on failure it is removed.
     ///
     /// - Throws: ``CLIError/failure(_:)`` when it cannot be renamed or copied.
-    package func settleDownload(_ temporary: String, success: Bool) throws {
+    package func settleDownload(_ temporary: String, success: Bool, newFileMode: UInt32 = 0o644) throws {
         guard success else {
             unlink(temporary)
             return
         }
         switch method {
-        case .replace(let mode):
-            if let mode, chmod(temporary, mode_t(mode)) != 0 {
+        case .replace(let kept):
+            if chmod(temporary, mode_t(kept ?? newFileMode)) != 0 {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
                 throw CLIError.failure("cannot give \(path)'s permissions to its new content: \(reason)")

@@ -108,12 +108,12 @@ package struct RequestInput: Sendable {
                     (
                         flag.name,
                         try words.map { word in
-                            if word.hasPrefix("@") {
-                                try reader.allow(
+                            let checked =
+                                word.hasPrefix("@")
+                                ? try reader.allow(
                                     word, source: "standard input's `\(flag.name)`", folders: stdinFileFolders,
-                                    flag: flag.flag)
-                            }
-                            return try reader.file(word, flag: flag)
+                                    flag: flag.flag) : word
+                            return try reader.file(checked, flag: flag)
                         }
                     ))
                 body.removeAll { $0.key == flag.name }
@@ -284,8 +284,8 @@ struct ValueReader {
     func resolveFiles(_ value: JSON, source: String, folders: [String]? = nil) throws -> JSON {
         switch value {
         case .string(let text):
-            if let folders, text.hasPrefix("@") { try allow(text, source: source, folders: folders) }
-            return .string(try string(text, source: source))
+            let word = folders != nil && text.hasPrefix("@") ? try allow(text, source: source, folders: folders!) : text
+            return .string(try string(word, source: source))
         case .array(let elements):
             return .array(try elements.map { try resolveFiles($0, source: source, folders: folders) })
         case .object(let members):
@@ -299,9 +299,13 @@ struct ValueReader {
     /// symbolic links resolved first; `flag` names the command-line flag to suggest instead.
     ///
     /// - Throws: ``CLIError/usage(_:usage:)`` naming `--allow-files`.
-    func allow(_ word: String, source: String, folders: [String], flag: String? = nil) throws {
+    /// - Returns: The word to read: `@`, its scheme and the resolved path that was checked (so a
+    ///   symbolic link swapped in after the check is not followed to another file).
+    func allow(_ word: String, source: String, folders: [String], flag: String? = nil) throws -> String {
         var path = String(word.dropFirst())
+        var prefix = ""
         for scheme in ["file://", "data://"] where path.hasPrefix(scheme) {
+            prefix = scheme
             path = String(path.dropFirst(scheme.count))
         }
         let url = URL(fileURLWithPath: path, relativeTo: directory).resolvingSymlinksInPath().standardized
@@ -312,6 +316,7 @@ struct ValueReader {
                     + "; or give it on the command line (`--\(flag ?? "<flag>") @\(path)`)",
                 usage: usage)
         }
+        return "@" + prefix + url.path
     }
 
     /// A multipart file: the file at `@path` streamed from disk, else the word's bytes as the part's content

@@ -52,8 +52,14 @@ package final class Terminal: @unchecked Sendable {
         Terminal(outputIsTerminal: outputIsTerminal, errorIsTerminal: errorIsTerminal)
     }
 
-    /// Whether replies go to a terminal: standard output is one and no `--output` file is open.
-    package var outputIsTerminal: Bool { locked { outputFile == nil && standardOutputIsTerminal } }
+    /// Whether replies go to a terminal: standard output is one and no `--output` file is open, or
+    /// `--output` names one (`/dev/tty`, written directly).
+    package var outputIsTerminal: Bool {
+        locked {
+            guard let outputFile else { return standardOutputIsTerminal }
+            return outputFile.temporary == nil && isatty(outputFile.handle.fileDescriptor) == 1
+        }
+    }
 
     /// Whether replies are colored: they go to a terminal and `NO_COLOR` is not set.
     package var colors: Bool { outputIsTerminal && !noColor }

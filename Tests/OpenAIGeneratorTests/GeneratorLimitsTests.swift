@@ -124,17 +124,22 @@ final class GeneratorLimitsTests: XCTestCase {
                     - {name: id, in: query, schema: {type: string}}
                     - {name: id, in: header, schema: {type: string}}
                     - {name: body, in: query, schema: {type: string}}
+                    - {name: default, in: query, schema: {type: string}}
+                    - {name: default, in: header, schema: {type: string}}
                   responses: {'200': {description: OK}}
             """
         let result = try generate(spec)
         let renamed = result.diagnostics.filter { $0.kind == .parameterRenamed }
-        XCTAssertEqual(renamed.count, 3, "\(renamed)")
+        XCTAssertEqual(renamed.count, 4, "\(renamed)")
         XCTAssertTrue(renamed.allSatisfy { $0.severity == .warning })
         let code = result.files.map(\.contents).joined(separator: "\n")
         XCTAssertTrue(code.contains("id: Swift.String,"), code)
         XCTAssertTrue(code.contains("idQuery: Swift.String? = nil,"), code)
         XCTAssertTrue(code.contains("idHeader: Swift.String? = nil,"), code)
         XCTAssertTrue(code.contains("bodyQuery: Swift.String? = nil,"), code)
+        // A keyword keeps its backquotes; the renamed one needs none.
+        XCTAssertTrue(code.contains("`default`: Swift.String? = nil,"), code)
+        XCTAssertTrue(code.contains("defaultHeader: Swift.String? = nil,"), code)
         // Each still goes out under its wire name.
         XCTAssertTrue(code.contains("addQuery(\"id\", idQuery)"), code)
     }

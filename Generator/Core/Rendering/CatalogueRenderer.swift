@@ -140,7 +140,7 @@ enum CatalogueRenderer {
     }
 
     /// Flags every command takes (beside the global ones, which may also come before the command).
-    static let commandFlags: Set<String> = ["output", "max-items", "help"]
+    static let commandFlags: Set<String> = ["output", "max-items", "help", "force", "allow-files"]
 
     /// The flags of `operation` that are named twice, or like one of ``commandFlags``.
     static func takenFlags(_ operation: OperationDecl, declarations: [String: Declaration]) -> [String] {

@@ -101,12 +101,13 @@ public struct Translator {
                 // One Swift name per parameter, none like the method's own `body` and `options`.
                 var name = Naming.memberName(parameter.name)
                 let taken = Set(parameters.map(\.name)).union(["body", "options"])
-                if taken.contains(name) {
-                    let base = name + Naming.upperCamel(parameter.location.rawValue)
-                    var renamed = base
+                if taken.contains(Naming.unescaped(name)) || taken.contains(name) {
+                    // `default` is written `` `default` ``: the suffix goes on the bare name.
+                    let base = Naming.unescaped(name) + Naming.upperCamel(parameter.location.rawValue)
+                    var renamed = Naming.escaped(base)
                     var number = 2
                     while taken.contains(renamed) {
-                        renamed = base + String(number)
+                        renamed = Naming.escaped(base + String(number))
                         number += 1
                     }
                     operationDiagnostics.append(

@@ -1,6 +1,14 @@
 import Foundation
 import OpenAIRuntime
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// `openai mcp`: a Model Context Protocol server over standard input and output, one JSON-RPC 2.0
 /// message per line, serving the operations as tools.
 ///
@@ -37,6 +45,8 @@ package final class MCPServer: Sendable {
     private let state = Locked(State())
     /// Turns for tool calls: at most ``MCPOptions/maxConcurrentCalls`` run at once.
     private let slots: CallSlots
+    /// The most calls that wait for a turn; one more is refused (-32000) rather than held.
+    static let maxWaitingCalls = 1024
 
     private struct State {
         /// The version `initialize` negotiated (the legacy session of this stream).
@@ -137,10 +147,14 @@ package final class MCPServer: Sendable {
         AsyncStream { continuation in
             let thread = Thread {
                 var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
                 while true {
-                    let chunk = FileHandle.standardInput.availableData
-                    if chunk.isEmpty { break }
-                    for line in splitter.feed(chunk) { continuation.yield(line) }
+                    // read(2) itself: FileHandle.availableData traps on a read error and, on Darwin,
+                    // returns a whole regular file at once. An error other than EINTR ends the input.
+                    let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    if count <= 0 { break }
+                    for line in splitter.feed(Data(buffer[0..<count])) { continuation.yield(line) }
                 }
                 for line in splitter.finish() { continuation.yield(line) }
                 continuation.finish()
@@ -319,8 +333,11 @@ package final class MCPServer: Sendable {
         // Created and registered under one lock: the task's own first use of the lock waits for its
         // registration, so a cancellation always finds it, and every exit removes it. An id still in
         // flight is not taken a second time (its cancellation would otherwise reach the wrong call).
-        let inUse = state.withLock { state -> Bool in
-            guard state.running[key] == nil else { return true }
+        enum Refusal { case inUse, busy }
+        let refusal = state.withLock { state -> Refusal? in
+            guard state.running[key] == nil else { return .inUse }
+            // Running and waiting calls together are bounded too: each holds its arguments.
+            guard state.running.count < options.maxConcurrentCalls + Self.maxWaitingCalls else { return .busy }
             state.cancelled.remove(key)  // An id may be used again once its request is over.
             state.running[key] = Task {
                 // Its turn among the calls in flight (``MCPOptions/maxConcurrentCalls``).
@@ -345,10 +362,19 @@ package final class MCPServer: Sendable {
                 }
                 self.send(result: self.bounded(result), id: id, era: era)
             }
-            return false
+            return nil
         }
-        if inUse {
-            send(error: -32600, "Invalid Request: the id \(key) belongs to a request still in flight", id: id)
+        if refusal == .busy {
+            send(
+                error: -32000,
+                "Server busy: \(options.maxConcurrentCalls) calls run and \(Self.maxWaitingCalls) wait; send it again later",
+                id: id)
+        } else if refusal == .inUse {
+            // With id null: an answer with the id would reach the call still running under it.
+            send(
+                error: -32600,
+                "Invalid Request: the id \(key) belongs to a request still in flight; this one was not run",
+                id: .null)
         }
     }
 

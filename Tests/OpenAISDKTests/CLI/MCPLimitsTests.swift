@@ -92,12 +92,15 @@ final class MCPLimitsTests: XCTestCase {
         await server.handle(Self.call(id: 7))
         await server.handle(Self.call(id: 7))
         try await waitFor(2, in: output)
-        let responses = Self.responses(output).filter { $0.id == "7" }
-        XCTAssertEqual(responses.count, 2, output.capturedText.output)
-        let error = try XCTUnwrap(responses.first?.message["error"] as? [String: Any], output.capturedText.output)
+        let all = Self.responses(output)
+        XCTAssertEqual(all.count, 2, output.capturedText.output)
+        // The refusal has id null, so that it cannot be taken for the answer to the call still running.
+        let error = try XCTUnwrap(all.first?.message["error"] as? [String: Any], output.capturedText.output)
+        XCTAssertTrue(all.first?.message["id"] is NSNull, output.capturedText.output)
         XCTAssertEqual(error["code"] as? Int, -32600)
-        XCTAssertTrue((error["message"] as? String)?.contains("still in flight") == true)
-        XCTAssertNotNil(responses.last?.message["result"], "the first call is answered")
+        XCTAssertTrue((error["message"] as? String)?.contains("the id 7 belongs to a request still in flight") == true)
+        XCTAssertEqual(all.last?.id, "7")
+        XCTAssertNotNil(all.last?.message["result"], "the first call is answered")
         XCTAssertEqual(transport.counts.total, 1, "the second was not sent")
         // Once it is over, the id may be used again.
         await server.handle(Self.call(id: 7))
