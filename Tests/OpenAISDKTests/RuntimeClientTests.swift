@@ -239,7 +239,8 @@ final class RuntimeClientTests: XCTestCase {
         _ = try await client.sendRaw(
             APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
         XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Stainless-Retry-Count") }, ["0", "1", "2"])
-        XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Stainless-Timeout") }, ["43", "43", "43"])
+        // 42.5 s in whole seconds, the fraction dropped as openai-node does.
+        XCTAssertEqual(transport.requests.map { $0.value(forHeader: "X-Stainless-Timeout") }, ["42", "42", "42"])
         let first = try XCTUnwrap(transport.requests.first)
         XCTAssertEqual(first.value(forHeader: "User-Agent"), "OpenAI/Swift \(OpenAIClient.sdkVersion)")
         XCTAssertEqual(first.value(forHeader: "X-Stainless-Lang"), "swift")

@@ -66,7 +66,13 @@ final class RuntimeRetryPolicyTests: XCTestCase {
 
     func testRetryAfterSecondsAndHTTPDate() {
         XCTAssertEqual(decide(status(429, ["Retry-After": "7"])), .retry(after: 7))
-        XCTAssertEqual(decide(status(503, ["retry-after": "0"])), .retry(after: 0))
+        // No wait at all is not honoured: the backoff, as openai-python and openai-node do.
+        XCTAssertEqual(
+            decide(status(503, ["retry-after": "0"])), .retry(after: RetryPolicy.backoff(retriesSoFar: 0, jitter: 0)))
+        XCTAssertEqual(
+            decide(status(503, ["retry-after-ms": "0"])), .retry(after: RetryPolicy.backoff(retriesSoFar: 0, jitter: 0))
+        )
+        XCTAssertEqual(decide(status(503, ["retry-after-ms": "1"])), .retry(after: 0.001))
         let date = "Sun, 15 Jun 2025 15:07:00 GMT"  // now + 20 s
         XCTAssertEqual(RetryPolicy.httpDate(date)?.timeIntervalSince1970, 1_750_000_020)
         XCTAssertEqual(decide(status(429, ["Retry-After": date])), .retry(after: 20))

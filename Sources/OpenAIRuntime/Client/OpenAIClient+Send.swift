@@ -365,8 +365,9 @@ extension OpenAIClient {
     }
 
     /// `X-Stainless-Retry-Count` (the retries before this attempt, from 0) and
-    /// `X-Stainless-Timeout` (the attempt's request timeout in whole seconds), as OpenAI's SDKs
-    /// send them on every attempt, unless the configuration's or the request's headers set them.
+    /// `X-Stainless-Timeout` (the attempt's request timeout in whole seconds, the fraction dropped
+    /// as openai-node's `Math.trunc` drops it), as OpenAI's SDKs send them on every attempt, unless
+    /// the configuration's or the request's headers set them.
     func setAttemptHeaders(
         _ httpRequest: inout HTTPRequest, retries: Int, timeout: TimeInterval, options: RequestOptions
     ) {
@@ -378,7 +379,7 @@ extension OpenAIClient {
             Self.set("X-Stainless-Retry-Count", String(retries), in: &httpRequest.headers)
         }
         if timeout.isFinite, timeout > 0, !callerSets("x-stainless-timeout") {
-            Self.set("X-Stainless-Timeout", String(Int(timeout.rounded(.up))), in: &httpRequest.headers)
+            Self.set("X-Stainless-Timeout", String(Int(timeout.rounded(.towardZero))), in: &httpRequest.headers)
         }
     }
 

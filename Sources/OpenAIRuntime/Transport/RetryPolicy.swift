@@ -7,8 +7,10 @@ import Foundation
 /// 2. A reply's `x-should-retry: true|false` decides first.
 /// 3. Otherwise 408, 409, 429 and 5xx replies, connection failures and timeouts are retried.
 /// 4. The wait is `retry-after-ms`, else `Retry-After` (seconds or an HTTP date, RFC 9110
-///    section 10.2.3), when it lies in `0...maxRetryAfter`; else the backoff
-///    `min(0.5 s · 2^n, 8 s)` minus up to 25 % jitter.
+///    section 10.2.3), when it is more than 0 and at most `maxRetryAfter`; else the backoff
+///    `min(0.5 s · 2^n, 8 s)` minus up to 25 % jitter. A `Retry-After: 0` (or a date already
+///    past) falls back to the backoff, as openai-python (`0 < retry_after <= 60`) and openai-node
+///    do: a server that asks for no wait at all would otherwise be hit again at once.
 ///
 /// **The cap.** A `Retry-After` longer than ``maxRetryAfter`` (60 s) is not honoured: the
 /// exponential backoff is used instead (as openai-python and openai-node do). Refusing to retry
@@ -68,7 +70,7 @@ struct RetryPolicy: Sendable {
             default:
                 guard [408, 409, 429].contains(statusCode) || statusCode >= 500 else { return .fail }
             }
-            if let advised = Self.retryAfter(headers: headers, now: now), (0...Self.maxRetryAfter).contains(advised) {
+            if let advised = Self.retryAfter(headers: headers, now: now), advised > 0, advised <= Self.maxRetryAfter {
                 return .retry(after: advised)
             }
             return .retry(after: Self.backoff(retriesSoFar: retriesSoFar, jitter: jitter))

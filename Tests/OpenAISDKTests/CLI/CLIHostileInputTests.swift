@@ -89,7 +89,16 @@ final class CLIHostileInputTests: XCTestCase {
 
     func testOutputRefusesAnotherUsersFileUnlessForced() async throws {
         guard geteuid() == 0 else {
-            throw XCTSkip("giving a file to another user needs root; CI runs as root")
+            // Not root (a developer's Mac): a file root owns is another user's, and is refused
+            // before anything is written (never with --force here).
+            var info = stat()
+            XCTAssertEqual(stat("/etc/hosts", &info), 0)
+            XCTAssertEqual(info.st_uid, 0)
+            let refused = try await run(Self.retrieve + ["--output", "/etc/hosts"])
+            XCTAssertEqual(refused.outcome.status, 1, refused.outcome.error)
+            XCTAssertTrue(refused.outcome.error.contains("belongs to another user (uid 0)"), refused.outcome.error)
+            XCTAssertEqual(refused.records.count, 0)
+            return
         }
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
