@@ -193,6 +193,7 @@ sources_of() {
             done
             ;;
         ResponseStreamEvent | Response | RealtimeServerEvent | ChatCompletion) swift_files Fuzz/GeneratedTypes ;;
+        JSON | PartialJSON) swift_files Fuzz/JSONSupport ;;
     esac
     swift_files "Fuzz/$1"
 }

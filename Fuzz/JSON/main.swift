@@ -12,21 +12,6 @@
 import Foundation
 @testable import OpenAIRuntime
 
-/// Whether two values hold the same JSON: an integer and a double are the same number when equal.
-func sameJSON(_ left: JSONValue, _ right: JSONValue) -> Bool {
-    switch (left, right) {
-    case (.int(let integer), .double(let double)), (.double(let double), .int(let integer)):
-        return Double(integer) == double
-    case (.array(let left), .array(let right)):
-        return left.count == right.count && zip(left, right).allSatisfy { sameJSON($0, $1) }
-    case (.object(let left), .object(let right)):
-        return left.count == right.count
-            && left.allSatisfy { key, value in right[key].map { sameJSON(value, $0) } ?? false }
-    default:
-        return left == right
-    }
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzBytes(data, size)

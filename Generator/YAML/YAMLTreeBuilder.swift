@@ -66,31 +66,24 @@ struct YAMLTreeBuilder {
         self.limits = limits
     }
 
-    /// Counts `count` more nodes; fails once the document holds more than the limit allows.
-    private mutating func count(_ count: Int, at mark: Mark, alias: String? = nil) throws(YAMLError) {
-        nodeCount += count
-        guard nodeCount <= limits.maxNodes else {
-            let through = alias.map { " (the alias '*\($0)' adds \(count))" } ?? ""
-            throw YAMLError(
-                file: file, mark: mark,
-                message:
-                    "the document holds more than \(limits.maxNodes) nodes, aliases counted as the nodes they stand for\(through); this is a limit of the generator"
-            )
+    /// Counts `nodes` more nodes and `bytes` more bytes of scalar text (an alias: what it stands
+    /// for); fails once the document holds more of either than the limits allow.
+    private mutating func count(nodes: Int, bytes: Int = 0, at mark: Mark, alias: String? = nil) throws(YAMLError) {
+        nodeCount += nodes
+        textBytes += bytes
+        let over: String
+        if nodeCount > limits.maxNodes {
+            over =
+                "\(limits.maxNodes) nodes, aliases counted as the nodes they stand for"
+                + (alias.map { " (the alias '*\($0)' adds \(nodes))" } ?? "") + "; this is a limit of the generator"
+        } else if textBytes > limits.maxExpandedBytes {
+            over =
+                "\(limits.maxExpandedBytes) bytes of text, aliases counted as the text they stand for"
+                + (alias.map { " (the alias '*\($0)' adds \(bytes))" } ?? "") + "; this is a limit of the reader"
+        } else {
+            return
         }
-    }
-
-    /// Counts `count` more bytes of scalar text; fails once the document holds more than the limit
-    /// allows.
-    private mutating func countText(_ count: Int, at mark: Mark, alias: String? = nil) throws(YAMLError) {
-        textBytes += count
-        guard textBytes <= limits.maxExpandedBytes else {
-            let through = alias.map { " (the alias '*\($0)' adds \(count))" } ?? ""
-            throw YAMLError(
-                file: file, mark: mark,
-                message:
-                    "the document holds more than \(limits.maxExpandedBytes) bytes of text, aliases counted as the text they stand for\(through); this is a limit of the reader"
-            )
-        }
+        throw YAMLError(file: file, mark: mark, message: "the document holds more than " + over)
     }
 
     /// Parses the input up to the end of the first document.
@@ -176,14 +169,13 @@ struct YAMLTreeBuilder {
                 )
             }
             node.mark = mark
-            try count(anchorSizes[name] ?? 1, at: mark, alias: name)
-            try countText(anchorBytes[name] ?? 0, at: mark, alias: name)
+            try count(nodes: anchorSizes[name] ?? 1, bytes: anchorBytes[name] ?? 0, at: mark, alias: name)
             try attach(node)
         case YAML_SEQUENCE_START_EVENT:
             try checkNotKey(kind: "sequence", mark: mark)
             try checkDepth(mark)
             let anchor = event.data.sequence_start.anchor.map { String(cString: $0) }
-            try count(1, at: mark)
+            try count(nodes: 1, at: mark)
             frameStarts.append(nodeCount - 1)
             frameTextStarts.append(textBytes)
             stack.append(Frame(isMapping: false, mark: mark, anchor: anchor))
@@ -191,7 +183,7 @@ struct YAMLTreeBuilder {
             try checkNotKey(kind: "mapping", mark: mark)
             try checkDepth(mark)
             let anchor = event.data.mapping_start.anchor.map { String(cString: $0) }
-            try count(1, at: mark)
+            try count(nodes: 1, at: mark)
             frameStarts.append(nodeCount - 1)
             frameTextStarts.append(textBytes)
             stack.append(Frame(isMapping: true, mark: mark, anchor: anchor))
@@ -216,8 +208,7 @@ struct YAMLTreeBuilder {
 
     private mutating func handleScalar(_ event: yaml_event_t, mark: Mark) throws(YAMLError) {
         let data = event.data.scalar
-        try count(1, at: mark)
-        try countText(data.length, at: mark)
+        try count(nodes: 1, bytes: data.length, at: mark)
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let text = String(decoding: bytes, as: UTF8.self)
         let tag = data.tag.map { String(cString: $0) }

@@ -47,9 +47,9 @@ struct PageWalker {
             return ([], nil)
         }
         previousFirstID = firstID
-        if first == nil { first = value }
+        // Without kept items, the first page is kept for its other members only.
+        if first == nil { first = keepsItems ? value : value.setting(page.items, .array([])) }
         last = value
-        if !keepsItems { first = first.map { $0.setting(page.items, .array([])) } }
         let hasMore = value[page.hasMore]?.bool ?? !pageItems.isEmpty
         if count + pageItems.count >= maxItems {
             cut = count + pageItems.count > maxItems

@@ -295,6 +295,12 @@ struct ValueReader {
         }
     }
 
+    /// Whether `url` (symbolic links already resolved) lies under one of `folders`: the rule of
+    /// `--allow-files`, for piped bodies and for `openai mcp`'s tool calls alike.
+    static func isInside(_ url: URL, folders: [String]) -> Bool {
+        folders.contains { url.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+
     /// Refuses an `@path` word (from standard input) unless its file is under one of `folders`,
     /// symbolic links resolved first; `flag` names the command-line flag to suggest instead.
     ///
@@ -309,7 +315,7 @@ struct ValueReader {
             path = String(path.dropFirst(scheme.count))
         }
         let url = URL(fileURLWithPath: path, relativeTo: directory).resolvingSymlinksInPath().standardized
-        guard folders.contains(where: { url.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+        guard Self.isInside(url, folders: folders) else {
             throw CLIError.usage(
                 "\(source) names the file \(path): files named on standard input are read only under "
                     + (folders.isEmpty ? "a folder given with --allow-files DIR" : folders.joined(separator: ", "))

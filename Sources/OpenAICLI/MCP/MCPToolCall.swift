@@ -287,7 +287,7 @@ extension RequestInput {
     static func file(_ word: String, name: String, folders: [String]) throws -> FileUpload {
         if word.hasPrefix("@") {
             let url = URL(fileURLWithPath: String(word.dropFirst())).resolvingSymlinksInPath().standardized
-            guard folders.contains(where: { url.path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            guard ValueReader.isInside(url, folders: folders) else {
                 throw CLIError.usage(
                     "`\(name)`: local files are not readable"
                         + (folders.isEmpty

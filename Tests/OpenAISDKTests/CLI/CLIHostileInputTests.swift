@@ -121,7 +121,7 @@ final class CLIHostileInputTests: XCTestCase {
             let fifo = folder.appendingPathComponent("pipe-\(index)")
             XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
             // A reader on the other end, as `openai … --output pipe & cat pipe` has.
-            let received = Received()
+            let received = CLIHarness.LockedData()
             let reader = Thread {
                 if let handle = FileHandle(forReadingAtPath: fifo.path) { received.set(handle.readDataToEndOfFile()) }
             }
@@ -346,21 +346,5 @@ final class CLIHostileInputTests: XCTestCase {
     /// The request body as the test server recorded it, as text.
     private static func bodyText(_ record: TestServer.Record?) -> String {
         record?.raw["body"]?["text"]?.stringValue ?? ""
-    }
-
-    /// What the FIFO's reader thread read.
-    private final class Received: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-        func set(_ value: Data) {
-            lock.lock()
-            data = value
-            lock.unlock()
-        }
-        func get() -> Data {
-            lock.lock()
-            defer { lock.unlock() }
-            return data
-        }
     }
 }

@@ -92,7 +92,7 @@ enum CLIHarness {
     }
 
     /// Bytes handed from a reading thread.
-    private final class LockedData: @unchecked Sendable {
+    final class LockedData: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
         func set(_ value: Data) {
