@@ -253,13 +253,18 @@ async def dynamic(report: dict[str, Any]) -> None:
     scenario = f"dynamic-{uuid.uuid4().hex[:8]}"
     async with session("2026-07-28", ["--tools", "dynamic"], environment(scenario, admin=True)) as s:
         names = [t.name for t in (await s.list_tools()).tools]
-        found = await s.call_tool("list_api_endpoints", {"search": "vector store"})
+        # Stainless's argument names (`search_query`, `endpoint_name`), then the earlier ones kept as aliases.
+        found = await s.call_tool("list_api_endpoints", {"search_query": "vector store"})
+        found_by_alias = await s.call_tool("list_api_endpoints", {"search": "vector store"})
         schema = await s.call_tool("get_api_endpoint_schema", {"endpoint": "vector_stores_create"})
         invoked = await s.call_tool(
-            "invoke_api_endpoint", {"endpoint": "vector_stores_create", "args": {"name": "docs"}}
+            "invoke_api_endpoint", {"endpoint_name": "vector_stores_create", "args": {"name": "docs"}}
+        )
+        invoked_by_alias = await s.call_tool(
+            "invoke_api_endpoint", {"endpoint": "vector_stores_create", "args": {"name": "old"}}
         )
         refused = await s.call_tool(
-            "invoke_api_endpoint", {"endpoint": "vector_stores_files_create", "args": {"file_id": "file-1"}}
+            "invoke_api_endpoint", {"endpoint_name": "vector_stores_files_create", "args": {"file_id": "file-1"}}
         )
     endpoints = [e["name"] for e in (found.structured_content or {}).get("endpoints", [])]
     input_schema = (schema.structured_content or {}).get("inputSchema", {})
@@ -275,6 +280,8 @@ async def dynamic(report: dict[str, Any]) -> None:
         "found": len(endpoints),
         "schema_valid": valid,
         "invoked_ok": not invoked.is_error,
+        "invoked_by_alias_ok": not invoked_by_alias.is_error,
+        "found_by_alias": len((found_by_alias.structured_content or {}).get("endpoints", [])),
         "refused_is_error": bool(refused.is_error),
         "refused_text": refused.content[0].text if refused.content else "",
         "received": [r.get("operation_id") for r in received],

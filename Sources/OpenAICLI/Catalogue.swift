@@ -188,6 +188,38 @@ package struct APIOperation: Sendable {
                 cursor: try string("cursor", in: page), items: try string("items", in: page),
                 hasMore: try string("hasMore", in: page), next: page["next"]?.array?.compactMap(\.string) ?? [])
         }
+        nameOtherSpellings()
+    }
+
+    /// The flag named `name` (without dashes) by its own name or an alias, or by its singular
+    /// (`tool` for `--tools`: one item per occurrence).
+    package func flag(named name: String) -> (flag: Flag, singular: Bool)? {
+        for flag in flags {
+            if flag.flag == name || flag.aliases.contains(name) { return (flag, false) }
+            if flag.singular == name { return (flag, true) }
+        }
+        return nil
+    }
+
+    /// Gives the flags the official CLI's other spellings where they name nothing else of the
+    /// command (its flags, the command and global flags): the singular of a plural array flag
+    /// (``Flag/singular``), and `beta` for the `OpenAI-Beta` header (``Flag/aliases``).
+    private mutating func nameOtherSpellings() {
+        // A command's own flag wins over a global one of the same name (`--project` for one item of
+        // `--projects`), except over the flags that shape every command's output.
+        var taken = Set(flags.map(\.flag)).union(Invocation.commandValued).union(["force"])
+            .union(GlobalOptions.switches).union(["format", "transform", "timeout"])
+        func spell(_ flag: inout Flag) {
+            if flag.location == .header, flag.name.lowercased().hasPrefix("openai-") {
+                let alias = String(flag.flag.dropFirst("openai-".count))
+                if taken.insert(alias).inserted { flag.aliases.append(alias) }
+            }
+            if flag.schema.acceptsArray, let singular = Flag.singular(of: flag.flag), taken.insert(singular).inserted {
+                flag.singular = singular
+            }
+        }
+        for index in parameters.indices { spell(&parameters[index]) }
+        if body != nil { for index in body!.members.indices { spell(&body!.members[index]) } }
     }
 }
 
@@ -207,6 +239,38 @@ package struct Flag: Sendable {
     package var description: String?
     /// What the spec states about the values (`Default: `1`.`).
     package var facts: [String]
+    /// Other names taking the same values: `beta` for the `OpenAI-Beta` header, as the official
+    /// CLI names it.
+    package var aliases: [String] = []
+    /// For an array flag with a plural name, the official CLI's singular flag that takes one item
+    /// per occurrence and appends it (`tool` for `--tools`, `file-id` for `--file-ids`).
+    package var singular: String?
+
+    /// A flag for a member below a top-level one (``NestedFlag``): `name` and `flag` its dotted
+    /// spelling, in the body.
+    init(nested flag: String, schema: Schema, nullable: Bool) {
+        name = flag
+        self.flag = flag
+        location = .body
+        required = false
+        self.nullable = nullable
+        deprecated = false
+        self.schema = schema
+        facts = []
+    }
+
+    /// The singular of a plural flag name's last word (`tools` → `tool`, `file-ids` → `file-id`,
+    /// `geographies` → `geography`, `sizes` → `size`, `statuses` → `status`, `matches` → `match`), or `nil` for one
+    /// that does not read as a plural (`include`, `input`, `status`, `analysis`).
+    package static func singular(of name: String) -> String? {
+        func drop(_ count: Int, adding suffix: String = "") -> String { String(name.dropLast(count)) + suffix }
+        let word = name.split(separator: "-").last.map(String.init) ?? name
+        guard word.count >= 3, word.hasSuffix("s") else { return nil }
+        if word.hasSuffix("ies") { return drop(3, adding: "y") }
+        for suffix in ["sses", "tuses", "xes", "ches", "shes"] where word.hasSuffix(suffix) { return drop(2) }
+        for suffix in ["ss", "us", "is"] where word.hasSuffix(suffix) { return nil }
+        return drop(1)
+    }
 
     init(json: JSON, location: Location?) throws {
         guard let name = json["name"]?.string, let flag = json["flag"]?.string else {

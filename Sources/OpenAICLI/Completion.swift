@@ -76,7 +76,9 @@ package enum Completion {
         if let flag = previousFlag, takesValue(flag, operation: operation) {
             if flag == "format" {
                 options = OutputFormat.allCases.map(\.rawValue)
-            } else if let schema = operation?.flags.first(where: { $0.flag == flag })?.schema {
+            } else if let schema = operation?.flag(named: flag).map({
+                $0.singular ? $0.flag.schema.items : $0.flag.schema
+            }) ?? nil {
                 options = schema.type == "boolean" ? ["true", "false"] : schema.knownValues
             } else {
                 options = []
@@ -95,11 +97,15 @@ package enum Completion {
             }
             options = values.map { prefix + $0 }
         } else if current.hasPrefix("-") {
-            let own =
-                operation.map { op in
-                    op.flags.map { "--" + $0.flag } + ["--output", "--force"]
-                        + (op.body != nil ? ["--allow-files"] : []) + (op.page != nil ? ["--max-items"] : [])
-                } ?? []
+            var own: [String] = []
+            if let operation {
+                for flag in operation.flags {
+                    own += ([flag.flag] + flag.aliases + [flag.singular].compactMap { $0 }).map { "--" + $0 }
+                }
+                own += ["--output", "--force"]
+                if operation.body != nil { own.append("--allow-files") }
+                if operation.takesMaxItems { own.append("--max-items") }
+            }
             options = own + globals
         } else {
             switch positional.count {
@@ -113,7 +119,9 @@ package enum Completion {
     }
 
     private static func takesValue(_ flag: String, operation: APIOperation?) -> Bool {
-        if let own = operation?.flags.first(where: { $0.flag == flag }) { return own.schema.type != "boolean" }
+        if let (own, singular) = operation?.flag(named: flag) {
+            return (singular ? own.schema.items?.type : own.schema.type) != "boolean"
+        }
         return GlobalOptions.valued.contains(flag) || Invocation.commandValued.contains(flag)
     }
 }

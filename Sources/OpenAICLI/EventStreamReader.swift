@@ -2,8 +2,13 @@ import Foundation
 import OpenAIRuntime
 
 /// Reads an operation's server-sent events (WHATWG HTML, "Server-sent events") through the
-/// runtime: each event's payload as JSON (with its `event:` name where the operation names events),
-/// error events thrown, and the ending checked (``StreamTracker``).
+/// runtime's stream (``OpenAIStream``), so that the `openai` tool, its MCP server and the SDK's
+/// typed streams end, fail and bound the same bytes the same way: `[DONE]`, the operation's
+/// completing events or finished choices, error events (kind `server`), an event over
+/// ``OpenAIClient/Configuration/maxStreamEventBytes`` (`eventTooLarge`), a body cut off in an
+/// event (`truncatedEvent`) or between events before the end (`missingTerminalEvent`,
+/// `unfinishedChoices`). Only what is printed stays here: each event's payload as JSON, with its
+/// `event:` name where the operation names events.
 struct EventStreamReader {
     var client: OpenAIClient
     var operation: APIOperation
@@ -12,6 +17,8 @@ struct EventStreamReader {
     enum Outcome {
         /// The stream was complete.
         case complete(events: Int)
+        /// `maxEvents` events were read; the connection was closed.
+        case stopped(events: Int)
         /// The server answered with another media type (JSON instead of events): its reply.
         case notAStream(HTTPResponse)
     }
@@ -19,131 +26,93 @@ struct EventStreamReader {
     /// Sends `request` and hands each chunk of bytes and each event on.
     ///
     /// - Parameters:
+    ///   - maxEvents: The most events to read (`--max-items`); `nil` reads to the end.
     ///   - opened: Called once the reply's head has arrived.
-    ///   - bytes: Each chunk as received.
+    ///   - bytes: Each chunk as received (`--format raw`).
+    ///   - skipped: Each payload that is not JSON, skipped as the SDK's streams skip it.
     ///   - event: Each event: its JSON payload, or `{"event": name, "data": payload}` for named events.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply, an error event (kind `server`), a stream cut
-    ///   off (kind `truncatedEvent`) or ended without its final event (`missingTerminalEvent`); what
+    /// - Throws: ``OpenAIError`` for a non-2xx reply and the stream failures listed above; what
     ///   `bytes` and `event` throw.
     func read(
-        _ request: APIRequest, options: RequestOptions, opened: () -> Void = {},
-        bytes: (Data) throws -> Void = { _ in }, event: (JSON) throws -> Void
+        _ request: APIRequest, options: RequestOptions, maxEvents: Int? = nil, opened: () -> Void = {},
+        bytes: (@Sendable (Data) throws -> Void)? = nil,
+        skipped: @escaping @Sendable (SkippedStreamEvent) -> Void = { _ in },
+        event: (JSON) throws -> Void
     ) async throws -> Outcome {
         guard let stream = operation.stream else { return .complete(events: 0) }
-        let response = try await client.openEventStream(request, options: options)
+        var request = request
+        request.accept = "text/event-stream"
+        var response = try await client.openEventStream(request, options: options)
         opened()
-        let requestID = response.value(forHeader: "x-request-id")
         let type = (response.value(forHeader: "Content-Type") ?? "").lowercased()
         if !type.contains("text/event-stream") {
             var body = Data()
             for try await chunk in response.body { body.append(chunk) }
             return .notAStream(HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body))
         }
-        var parser = ServerSentEventParser()
-        var tracker = StreamTracker(stream: stream)
-        // The runtime's bound on one event (Configuration.maxStreamEventBytes, 64 MiB by default): a
-        // server that never ends an event cannot fill the memory.
-        let maxEventBytes = options.maxStreamEventBytes ?? client.configuration.maxStreamEventBytes
-        func tooLarge(_ received: Int) -> OpenAIError {
-            OpenAIError(
-                kind: .eventTooLarge,
-                message:
-                    "A server-sent event exceeded \(maxEventBytes) bytes (\(received) bytes received) after "
-                    + "\(StreamTracker.count(tracker.events)).",
-                requestID: requestID)
-        }
-        func handle(_ sent: ServerSentEvent) throws {
-            guard sent.data.utf8.count <= maxEventBytes else { throw tooLarge(sent.data.utf8.count) }
-            guard let payload = try tracker.take(sent, requestID: requestID) else { return }
-            if stream.namedEvents, let name = sent.event {
-                try event(.object([JSON.Member("event", .string(name)), JSON.Member("data", payload)]))
-            } else {
-                try event(payload)
+        if let bytes { response.body = Self.tapped(response.body, bytes) }
+        let events = client.events(
+            of: response, options: options, ending: Self.ending(of: stream),
+            decode: Self.decoder(namedEvents: stream.namedEvents)
+        ).onSkippedEvent(skipped)
+        var count = 0
+        for try await payload in events {
+            try event(payload)
+            count += 1
+            if let maxEvents, count >= maxEvents {
+                events.close()
+                return .stopped(events: count)
             }
         }
-        var midEvent = false
-        do {
-            for try await chunk in response.body {
-                try bytes(chunk)
-                for sent in parser.consume(chunk) { try handle(sent) }
-                if parser.pendingByteCount > maxEventBytes { throw tooLarge(parser.pendingByteCount) }
-            }
-            // A last event without its blank line counts when it is whole (`data: [DONE]\n` and
-            // the end of the body, as Anthropic's compatible endpoint ends), as the SDK's streams do.
-            if let last = parser.pendingEvent,
-                last.data.hasPrefix("[DONE]") || (try? JSON.parse(Array(last.data.utf8))) != nil
-            {
-                try handle(last)
-            } else {
-                midEvent = parser.hasIncompleteEvent
-            }
-            for sent in parser.finish() { try handle(sent) }
-        } catch let error as OpenAIError where error.kind != .connection && error.kind != .timeout {
-            throw error
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            // The connection broke or timed out in the middle of the stream.
-            let reason = (error as? OpenAIError)?.message ?? "\(error)"
-            throw OpenAIError(
-                kind: .truncatedEvent,
-                message: "The stream was cut off after \(StreamTracker.count(tracker.events)): \(reason)",
-                requestID: requestID)
-        }
-        if !tracker.complete(midEvent: midEvent) {
-            throw OpenAIError(
-                kind: .missingTerminalEvent,
-                message: "The stream ended after \(StreamTracker.count(tracker.events)) without its final event"
-                    + (stream.terminalEvents.isEmpty ? "" : " (\(stream.terminalEvents.joined(separator: ", ")))")
-                    + ".",
-                requestID: requestID)
-        }
-        return .complete(events: tracker.events)
-    }
-}
-
-/// Whether a stream got what completes it: `[DONE]`, a terminal event, or every choice finished
-/// (the rules of the SDK's typed streams, on JSON).
-struct StreamTracker {
-    var stream: APIOperation.Stream
-    /// Events taken (not counting `[DONE]`).
-    private(set) var events = 0
-    private(set) var done = false
-    private(set) var terminal = false
-    /// Each choice's index → whether it has a `finish_reason`.
-    private var choices: [String: Bool] = [:]
-
-    init(stream: APIOperation.Stream) { self.stream = stream }
-
-    /// Takes one event: its JSON payload (text that is not JSON as a string), or `nil` for `[DONE]`
-    /// and empty events.
-    ///
-    /// - Throws: ``OpenAIError`` of kind `server` for an event that reports an error.
-    mutating func take(_ event: ServerSentEvent, requestID: String?) throws -> JSON? {
-        if event.data == "[DONE]" {
-            done = true
-            return nil
-        }
-        if event.data.isEmpty && event.event == nil { return nil }
-        try OpenAIClient.throwIfError(event, requestID: requestID)
-        let payload = (try? JSON.parse(Array(event.data.utf8))) ?? .string(event.data)
-        events += 1
-        let name = stream.namedEvents ? event.event : payload["type"]?.string
-        if let name, stream.terminalEvents.contains(name) { terminal = true }
-        for choice in payload["choices"]?.array ?? [] {
-            let index = choice["index"]?.compact ?? "0"
-            let finished = choice["finish_reason"].map { $0 != .null } ?? false
-            choices[index] = (choices[index] ?? false) || finished
-        }
-        return payload
+        return .complete(events: count)
     }
 
-    /// Whether the stream is complete, given that it ended `midEvent` or between events.
-    func complete(midEvent: Bool) -> Bool {
-        if done || terminal { return true }
-        if !stream.terminalEvents.isEmpty { return false }
-        if stream.finishedChoices { return !choices.isEmpty && choices.values.allSatisfy { $0 } }
-        return !midEvent
+    /// What completes the operation's stream, from the catalogue (the overlay's `x-stream` rules).
+    static func ending(of stream: APIOperation.Stream) -> StreamEnding<JSON> {
+        if !stream.terminalEvents.isEmpty { return .terminalEvents(Set(stream.terminalEvents)) }
+        guard stream.finishedChoices else { return .unspecified }
+        return .finishedChoices { event, choices in
+            for choice in event["choices"]?.array ?? [] {
+                let index = Int(choice["index"]?.compact ?? "0") ?? 0
+                choices.record(index: index, finished: choice["finish_reason"].map { $0 != .null } ?? false)
+            }
+        }
+    }
+
+    /// One event's JSON and its `type`: `{"event": name, "data": payload}` where the operation
+    /// names its events. Data that is not JSON throws `DecodingError` (the stream skips it).
+    static func decoder(namedEvents: Bool) -> @Sendable (ServerSentEvent) throws -> (JSON, type: String?) {
+        { sent in
+            guard let payload = try? JSON.parse(Array(sent.data.utf8)) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "The event's data is not JSON."))
+            }
+            if namedEvents, let name = sent.event {
+                return (.object([JSON.Member("event", .string(name)), JSON.Member("data", payload)]), name)
+            }
+            return (payload, payload["type"]?.string)
+        }
+    }
+
+    /// `body` with each chunk handed to `observe` as it is read.
+    private static func tapped(
+        _ body: AsyncThrowingStream<Data, any Error>, _ observe: @escaping @Sendable (Data) throws -> Void
+    ) -> AsyncThrowingStream<Data, any Error> {
+        let source = ChunkSource(body.makeAsyncIterator())
+        return AsyncThrowingStream {
+            guard let chunk = try await source.next() else { return nil }
+            try observe(chunk)
+            return chunk
+        }
+    }
+
+    /// The iterator of a body read by one consumer (the stream's iterator) at a time.
+    private final class ChunkSource: @unchecked Sendable {
+        private var iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator
+
+        init(_ iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator) { self.iterator = iterator }
+
+        func next() async throws -> Data? { try await iterator.next() }
     }
 
     /// `1 event`, `3 events`.

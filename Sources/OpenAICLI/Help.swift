@@ -26,11 +26,14 @@ package enum Help {
             "  --debug               log each request and reply on standard error (credentials redacted)",
             "  --timeout SECONDS     the longest one attempt may take or stall (default 600; retries follow)",
             "  --version, --help",
-            "Command flags: --max-items N (list commands: stop after N items across pages; 10000 by default),",
+            "Command flags: --max-items N (stop after N items across pages, 10000 by default; or N events of a",
+            "stream, N items of a list reply),",
             "--output FILE (write the reply to FILE; binary replies need it on a terminal; a FIFO or device is",
             "written directly, a file replaced once the reply is whole, keeping its permissions), --force (let",
             "--output replace a file of another user or with other hard links).",
-            "Values: JSON or YAML flow text for objects and arrays, a repeated flag appends to an array, @path",
+            "Values: JSON or YAML flow text for objects and arrays, a repeated flag appends to an array (so does",
+            "the singular flag of a plural one: --tool '{…}' --tool '{…}'), a dotted flag sets one member of an",
+            "object at any depth (--reasoning.effort low, merged with --reasoning or the body's), @path",
             "reads a file (@file://path as text, @data://path as base64), and a body may come as YAML or JSON on",
             "standard input, its strings as text (@ included) unless --allow-files DIR lets it name files under DIR.",
             "Exit status: 0 success, 1 other failure, 2 usage error, 4 the API answered 4xx, 5 the API answered",
@@ -99,6 +102,8 @@ package enum Help {
             if flag.required { notes.append("required") }
             notes.append(flag.location == .body ? "body" : flag.location.rawValue)
             if flag.deprecated { notes.append("deprecated") }
+            if let singular = flag.singular { notes.append("or --\(singular) for one item, repeatable") }
+            for alias in flag.aliases { notes.append("or --\(alias)") }
             head += "  (" + notes.joined(separator: ", ") + ")"
             lines.append(head)
             var text = flag.description ?? ""
@@ -113,6 +118,15 @@ package enum Help {
         }
         if operation.page != nil {
             lines.append("  --max-items N\n      Stop after N items across pages (10000 when not given).")
+        } else if operation.stream != nil {
+            lines.append("  --max-items N\n      Stop a stream after N events.")
+        }
+        if operation.flags.contains(where: {
+            $0.location == .body && ($0.schema.type == "object" || $0.schema.items?.type == "object")
+        }) {
+            lines.append(
+                "  --FLAG.MEMBER VALUE\n      Set one member of an object flag (or of an array's last object), at any"
+                    + "\n      depth: --reasoning.effort low, --message.role user.")
         }
         lines.append(
             "  --output FILE\n      Write the reply to FILE (a file is replaced once the reply is whole, keeping its"

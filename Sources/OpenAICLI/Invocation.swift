@@ -85,8 +85,11 @@ package enum Invocation: Sendable {
     package struct Call: Sendable {
         package var operation: APIOperation
         package var globals: GlobalOptions
-        /// Each flag's words, in order (a repeated flag has several), by flag name.
+        /// Each flag's words, in order (a repeated flag has several), by flag name; a singular
+        /// flag's (``Flag/singular``) by that name.
         package var values: [String: [String]]
+        /// The dotted flags (``NestedFlag``) and their words, in command-line order.
+        package var nested: [(flag: String, word: String)] = []
         /// The most items to fetch from a list operation, across pages (`--max-items`).
         package var maxItems: Int?
         /// Where the reply goes instead of standard output (`--output`).
@@ -116,6 +119,7 @@ package enum Invocation: Sendable {
         var positional: [String] = []
         var wantsHelp = false
         var values: [String: [String]] = [:]
+        var nestedValues: [(flag: String, word: String)] = []
         var operation: APIOperation?
         var index = 0
 
@@ -127,6 +131,21 @@ package enum Invocation: Sendable {
                 throw CLIError.usage("--\(name) needs a value", usage: operation.map(Help.usage))
             }
             return words[index]
+        }
+
+        // `--stream`, `--stream=false`, or `--stream false`: a command takes no other word.
+        func switchValue(for name: String, inline: String?) throws -> String {
+            var inline = inline
+            if inline == nil, index + 1 < words.count, !words[index + 1].hasPrefix("--") {
+                index += 1
+                inline = words[index]
+            }
+            if let inline, inline != "true", inline != "false" {
+                throw CLIError.usage(
+                    "--\(name) takes true or false (or nothing, for true), not `\(inline)`",
+                    usage: operation.map(Help.usage))
+            }
+            return inline ?? "true"
         }
 
         while index < words.count {
@@ -159,22 +178,20 @@ package enum Invocation: Sendable {
                 name = String(name[..<equals])
             }
             // A command's own flag wins over a global one of the same name.
-            if let operation, let flag = operation.flags.first(where: { $0.flag == name }) {
-                if flag.schema.type == "boolean" {
-                    // `--stream`, `--stream=false`, or `--stream false`; a command takes no other word.
-                    if inline == nil, index + 1 < words.count, !words[index + 1].hasPrefix("--") {
-                        index += 1
-                        inline = words[index]
-                    }
-                    if let inline, inline != "true", inline != "false" {
-                        throw CLIError.usage(
-                            "--\(name) takes true or false (or nothing, for true), not `\(inline)`",
-                            usage: Help.usage(operation))
-                    }
-                    values[name, default: []].append(inline ?? "true")
+            if let operation, let nested = try NestedFlag.resolve(name, operation: operation, schemas: .shared) {
+                if nested.leaf.schema.type == "boolean" {
+                    nestedValues.append((name, try switchValue(for: name, inline: inline)))
                 } else {
-                    values[name, default: []].append(try value(for: name, inline: inline))
+                    nestedValues.append((name, try value(for: name, inline: inline)))
                 }
+                continue
+            }
+            if let operation, let (flag, singular) = operation.flag(named: name) {
+                // A singular flag's words are kept apart: each is one item (`--tool '{…}'`).
+                let key = singular ? flag.singular ?? name : flag.flag
+                let isBoolean = (singular ? flag.schema.items?.type : flag.schema.type) == "boolean"
+                values[key, default: []].append(
+                    isBoolean ? try switchValue(for: name, inline: inline) : try value(for: name, inline: inline))
                 continue
             }
             if operation != nil, name == "force" {
@@ -195,7 +212,10 @@ package enum Invocation: Sendable {
             }
             let known =
                 Array(GlobalOptions.valued) + Array(GlobalOptions.switches)
-                + (operation.map { $0.flags.map(\.flag) + Array(commandValued) + ["force"] } ?? [])
+                + (operation.map { operation in
+                    operation.flags.flatMap { [$0.flag] + $0.aliases + [$0.singular].compactMap { $0 } }
+                        + Array(commandValued) + ["force"]
+                } ?? [])
             throw CLIError.usage(
                 "unknown flag --\(name)" + (operation.map { " for `openai \($0.command)`" } ?? "")
                     + Suggestion.didYouMean(name, among: known, prefix: "--"),
@@ -235,10 +255,12 @@ package enum Invocation: Sendable {
         }
         if wantsHelp { return .help(Help.command(operation)) }
         var call = Call(operation: operation, globals: globals, values: values)
+        call.nested = nestedValues
         if let words = values.removeValue(forKey: "--max-items") {
-            guard operation.page != nil else {
+            guard operation.takesMaxItems else {
                 throw CLIError.usage(
-                    "`openai \(operation.command)` does not page: --max-items is for list commands",
+                    "`openai \(operation.command)` neither pages, streams nor replies with a list: --max-items "
+                        + "is for those",
                     usage: Help.usage(operation))
             }
             guard words.count == 1, let number = Int(words[0]), number >= 1 else {
@@ -274,8 +296,10 @@ package enum Invocation: Sendable {
     static func isFlag(_ word: String, operation: APIOperation?) -> Bool {
         guard word.hasPrefix("--") else { return false }
         let name = String(word.dropFirst(2).prefix { $0 != "=" })
+        let top = String(name.prefix { $0 != "." })
         return GlobalOptions.valued.contains(name) || GlobalOptions.switches.contains(name)
-            || commandValued.contains(name) || operation?.flags.contains { $0.flag == name } == true
+            || commandValued.contains(name) || operation?.flag(named: name) != nil
+            || (top != name && operation?.flag(named: top) != nil)
     }
 
     /// The operation `openai resource method` names.

@@ -63,7 +63,7 @@ package enum OpenAITool {
                 }
             case .call(let call):
                 let input = try RequestInput(
-                    operation: call.operation, values: call.values,
+                    operation: call.operation, values: call.values, nested: call.nested,
                     stdinBody: call.operation.body == nil ? nil : try stdin().map(Self.text(ofStandardInput:)),
                     stdinFileFolders: call.fileFolders)
                 for note in input.notes { terminal.error(note) }

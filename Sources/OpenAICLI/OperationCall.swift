@@ -117,7 +117,12 @@ struct OperationCall {
             return
         }
         do {
-            try printer.print(try JSON.parse(response.body))
+            var reply = try JSON.parse(response.body)
+            // `--max-items` on a list reply that does not page (`models list`): its first items.
+            if let maxItems = call.maxItems, let items = reply["data"]?.array, items.count > maxItems {
+                reply = reply.setting("data", .array(Array(items.prefix(maxItems))))
+            }
+            try printer.print(reply)
         } catch let error as JSONSyntaxError {
             let what = response.body.isEmpty ? "empty" : "not JSON (\(error))"
             throw CLIError.failure(
@@ -133,17 +138,19 @@ struct OperationCall {
         guard let page = operation.page else { return }
         let format = printer.effectiveFormat
         var walker = PageWalker(page: page, maxItems: call.maxItems, keepsItems: format != .jsonl && format != .raw)
-        var cursor: String? = nil
-        while true {
+        let (client, input, operation) = (client, input, operation)
+        let pages = client.pages { cursor in
             let response = try await client.sendRaw(try input.request(for: operation, cursor: cursor), options: options)
+            return JSONPage(reply: try JSON.parse(response.body), body: response.body, page: page)
+        }
+        for try await fetched in pages {
             if format == .raw {
-                try terminal.write(response.body)
-                if response.body.last != 0x0A { try terminal.write(Data("\n".utf8)) }
+                try terminal.write(fetched.body)
+                if fetched.body.last != 0x0A { try terminal.write(Data("\n".utf8)) }
             }
-            let step = walker.take(try JSON.parse(response.body), cursor: cursor)
-            if format == .jsonl { for item in step.items { try printer.print(item, oneLine: true) } }
-            guard let next = step.next else { break }
-            cursor = next
+            let items = walker.take(fetched)
+            if format == .jsonl { for item in items { try printer.print(item, oneLine: true) } }
+            if walker.isFull { break }
         }
         if format != .jsonl, format != .raw, let merged = walker.merged { try printer.print(merged) }
         if call.maxItems == nil, walker.count >= PageWalker.defaultMaxItems, walker.more {
@@ -161,12 +168,16 @@ struct OperationCall {
     private func stream(options: RequestOptions, printer: ReplyPrinter, upload: ProgressBar?) async throws {
         let raw = printer.effectiveFormat == .raw
         let reader = EventStreamReader(client: client, operation: operation)
-        var request = try input.request(for: operation)
-        request.accept = "text/event-stream"
+        let terminal = terminal
+        let write: @Sendable (Data) throws -> Void = { chunk in try terminal.write(chunk) }
+        let bytes = raw ? write : nil
+        let skipped: @Sendable (SkippedStreamEvent) -> Void = { skipped in
+            terminal.error("note: skipped an event whose data is not JSON (\(skipped.event.data.utf8.count) bytes)")
+        }
         let outcome = try await reader.read(
-            request, options: options, opened: { upload?.end() },
-            bytes: { chunk in if raw { try terminal.write(chunk) } },
-            event: { event in
+            try input.request(for: operation), options: options, maxEvents: call.maxItems, opened: { upload?.end() },
+            bytes: bytes, skipped: skipped,
+            event: { (event: JSON) throws -> Void in
                 guard !raw else { return }
                 try printer.printEvent(event)
             })

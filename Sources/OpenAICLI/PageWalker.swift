@@ -1,9 +1,25 @@
-/// The state of an automatic paging through a list operation's pages: what each page adds, the
-/// next cursor, when to stop, and the combined reply.
-///
-/// It stops at the last page (`has_more` false, or no cursor for the next one), at `maxItems`, at
-/// a cursor met before, and at a page that repeats the previous one (a server that ignores the
-/// cursor). An absent `has_more` reads as "maybe more": a page with items is followed.
+import Foundation
+import OpenAIRuntime
+
+/// One page of a list operation's reply, read as the runtime's pagination reads pages
+/// (``CursorPage``), so that the `openai` tool follows cursors and stops by the SDK's rules
+/// (``CursorPages``): after a page whose `has_more` is false, that is empty or has no cursor, at a
+/// cursor met before, and without giving a page that repeats the one before it (a server that
+/// ignores the cursor). An absent `has_more` reads as "maybe more".
+struct JSONPage: CursorPage {
+    /// The reply, parsed.
+    var reply: JSON
+    /// The reply's bytes (`--format raw`).
+    var body: Data
+    var page: APIOperation.Page
+
+    var pageItems: [JSON] { reply[page.items]?.array ?? [] }
+    var hasMorePages: Bool { reply[page.hasMore]?.bool ?? true }
+    var nextPageCursor: String? { page.nextCursor(in: reply) }
+}
+
+/// What the `openai` tool prints of a paged list: the items taken up to `maxItems`, and the
+/// combined reply. The pages come from ``JSONPage`` through the runtime's ``CursorPages``.
 ///
 /// Memory is bounded by `maxItems` (``defaultMaxItems`` when the command line gives none): the
 /// items are kept for the combined reply only when `keepsItems` (`--format json`, `pretty`,
@@ -27,8 +43,6 @@ struct PageWalker {
     private(set) var more = false
     /// Whether `maxItems` cut a page short.
     private(set) var cut = false
-    private var cursors: Set<String> = []
-    private var previousFirstID: String?
 
     init(page: APIOperation.Page, maxItems: Int?, keepsItems: Bool = true) {
         self.page = page
@@ -36,39 +50,24 @@ struct PageWalker {
         self.keepsItems = keepsItems
     }
 
-    /// Takes the page fetched with `cursor` (`nil`: the first): the items it adds, and the cursor
-    /// of the next page to fetch, or `nil` to stop.
-    mutating func take(_ value: JSON, cursor: String?) -> (items: [JSON], next: String?) {
-        var pageItems = value[page.items]?.array ?? []
-        let firstID = pageItems.first?["id"]?.string
-        if cursor != nil, let firstID, firstID == previousFirstID {
-            // The same page again: the server ignored the cursor.
-            more = false
-            return ([], nil)
-        }
-        previousFirstID = firstID
-        // Without kept items, the first page is kept for its other members only.
-        if first == nil { first = keepsItems ? value : value.setting(page.items, .array([])) }
-        last = value
-        let hasMore = value[page.hasMore]?.bool ?? !pageItems.isEmpty
-        if count + pageItems.count >= maxItems {
-            cut = count + pageItems.count > maxItems
-            more = cut || hasMore
-            pageItems = Array(pageItems.prefix(maxItems - count))
-            take(pageItems)
-            return (pageItems, nil)
-        }
-        take(pageItems)
-        guard hasMore, let next = page.nextCursor(in: value), cursors.insert(next).inserted else {
-            more = hasMore
-            return (pageItems, nil)
-        }
-        return (pageItems, next)
-    }
+    /// Whether `maxItems` items have been taken: no further page is wanted.
+    var isFull: Bool { count >= maxItems }
 
-    private mutating func take(_ pageItems: [JSON]) {
+    /// Takes a fetched page: the items it adds within `maxItems`.
+    mutating func take(_ fetched: JSONPage) -> [JSON] {
+        var pageItems = fetched.pageItems
+        // Without kept items, the first page is kept for its other members only.
+        if first == nil { first = keepsItems ? fetched.reply : fetched.reply.setting(page.items, .array([])) }
+        last = fetched.reply
+        more = fetched.reply[page.hasMore]?.bool ?? !pageItems.isEmpty
+        if count + pageItems.count > maxItems {
+            cut = true
+            more = true
+            pageItems = Array(pageItems.prefix(maxItems - count))
+        }
         count += pageItems.count
         if keepsItems { items += pageItems }
+        return pageItems
     }
 
     /// The first page with every item taken in its items member, `has_more` (when the server sends

@@ -31,6 +31,9 @@ package struct RequestInput: Sendable {
     /// Reads `values` (flag → words) for `operation`.
     ///
     /// - Parameters:
+    ///   - values: Each flag's words by its name; a singular flag's (``Flag/singular``) by that name.
+    ///   - nested: The dotted flags and their words in command-line order (``NestedFlag``), set
+    ///     after the others.
     ///   - stdinBody: The text on standard input when it is not a terminal, for a body.
     ///   - stdinFileFolders: The folders (symbolic links resolved) under which an `@path` in
     ///     `stdinBody` is read (`--allow-files`); empty: its strings are text.
@@ -38,7 +41,8 @@ package struct RequestInput: Sendable {
     /// - Throws: ``CLIError/usage(_:usage:)`` for a value of the wrong shape, an enum value the
     ///   operation does not list, a missing required flag, a file that cannot be read.
     package init(
-        operation: APIOperation, values: [String: [String]], stdinBody: String?, stdinFileFolders: [String] = [],
+        operation: APIOperation, values: [String: [String]], nested: [(flag: String, word: String)] = [],
+        stdinBody: String?, stdinFileFolders: [String] = [],
         directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) throws {
         let usage = Help.usage(operation)
@@ -65,8 +69,10 @@ package struct RequestInput: Sendable {
             }
         }
         for flag in operation.flags {
-            guard let words = values[flag.flag] else { continue }
+            let items = flag.singular.flatMap { values[$0] } ?? []
+            guard let plural = values[flag.flag] ?? (items.isEmpty ? nil : []) else { continue }
             if flag.location == .body, fileMembers.contains(flag.name) {
+                let words = plural + items
                 guard words.count == 1 || flag.schema.acceptsArray else {
                     throw CLIError.usage(
                         "--\(flag.flag) is given \(words.count) times; it takes one file", usage: usage)
@@ -84,7 +90,7 @@ package struct RequestInput: Sendable {
                 body.removeAll { $0.key == flag.name }
                 continue
             }
-            let value = try reader.value(words, flag: flag)
+            let value = try reader.value(plural, items: items, flag: flag)
             switch flag.location {
             case .path:
                 guard let text = value.string ?? (value == .null ? nil : value.compact) else {
@@ -92,11 +98,27 @@ package struct RequestInput: Sendable {
                 }
                 pathParameters[flag.name] = text
             case .query: query.append((flag.name, value))
-            case .header: headers[flag.name] = value.string ?? value.compact
+            case .header:
+                // An array header is a comma-separated list (OpenAPI's `simple` style): `OpenAI-Beta: a=v1,b=v2`.
+                headers[flag.name] =
+                    value.array.map { $0.map { $0.string ?? $0.compact }.joined(separator: ",") }
+                    ?? value.string ?? value.compact
             case .body:
                 body.removeAll { $0.key == flag.name }
                 body.append(JSON.Member(flag.name, value))
             }
+        }
+        for (name, word) in nested {
+            guard let target = try NestedFlag.resolve(name, operation: operation, schemas: .shared) else { continue }
+            let value = try reader.value([word], flag: target.leaf)
+            guard target.top.location == .query else {
+                body = try target.apply(value, to: body, usage: usage)
+                continue
+            }
+            let index = query.firstIndex { $0.name == target.top.name }
+            let given = index.map { [JSON.Member(query[$0].name, query[$0].value)] } ?? []
+            guard let set = try target.apply(value, to: given, usage: usage).first?.value else { continue }
+            if let index { query[index].value = set } else { query.append((target.top.name, set)) }
         }
         // Members a stdin body gave for a multipart form's files (the flags' were taken above) are read
         // as files, an `@path` only under `--allow-files`.
@@ -154,9 +176,27 @@ struct ValueReader {
     var directory: URL
     var usage: String
 
-    /// The value of a flag given `words` (one per occurrence).
-    func value(_ words: [String], flag: Flag) throws -> JSON {
+    /// The value of a flag given `words` (one per occurrence), and `items` given by its singular
+    /// flag (one item each, appended).
+    func value(_ words: [String], items: [String] = [], flag: Flag) throws -> JSON {
         let schema = flag.schema
+        if !items.isEmpty {
+            let element = (schema.type == "array" ? schema.items : schema.anyOf.first { $0.type == "array" }?.items)
+            var elements: [JSON] = []
+            if !words.isEmpty {
+                let given = try value(words, flag: flag)
+                elements = given.array ?? [given]
+            }
+            for word in items {
+                // As the official CLI's singular flags, an array of items is taken too (`--tool '[{…}, {…}]'`).
+                if word.trimmingCharacters(in: .whitespaces).hasPrefix("["), element?.type != "array" {
+                    elements += try value([word], flag: flag).array ?? []
+                } else {
+                    elements.append(try single(word, schema: element ?? Schema.any, flag: flag))
+                }
+            }
+            return .array(elements)
+        }
         if flag.nullable, words == ["null"] { return .null }
         if schema.type == "array" {
             var elements: [JSON] = []
@@ -211,6 +251,11 @@ struct ValueReader {
             }
             return .bool(word == "true")
         default:
+            // A union's number or boolean alternative takes a word of that type (`3` for
+            // `"auto" | integer`), as a flag of that type would.
+            for alternative in schema.anyOf where ["integer", "number", "boolean"].contains(alternative.type ?? "") {
+                if let value = try? single(word, schema: alternative, flag: flag) { return value }
+            }
             // A union with a string alternative takes a word that is not JSON or YAML structure as
             // that string.
             let trimmed = word.trimmingCharacters(in: .whitespaces)

@@ -431,7 +431,7 @@ package final class MCPServer: Sendable {
     private func dynamic(_ name: String, arguments: JSON, token: JSON?, key: String, era: Era) async -> JSON {
         switch name {
         case "list_api_endpoints":
-            let search = (arguments["search"]?.string ?? "").lowercased()
+            let search = (arguments["search_query"]?.string ?? arguments["search"]?.string ?? "").lowercased()
             let found = catalogue().endpoints.values.sorted { $0.name < $1.name }.filter { tool in
                 guard !search.isEmpty, let operation = tool.operation else { return true }
                 return [tool.name, operation.command, operation.path, operation.summary ?? ""]
@@ -461,11 +461,12 @@ package final class MCPServer: Sendable {
             }
             return MCPToolCall.text(described.compact).setting("structuredContent", described)
         case "invoke_api_endpoint":
-            guard let endpoint = arguments["endpoint"]?.string, let tool = catalogue().endpoints[endpoint],
+            let name = arguments["endpoint_name"] ?? arguments["endpoint"]
+            guard let endpoint = name?.string, let tool = catalogue().endpoints[endpoint],
                 let operation = tool.operation
             else {
                 return MCPToolCall.error(
-                    "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names.")
+                    "No endpoint \(name?.compact ?? "(none)"): `endpoint_name` takes a name list_api_endpoints gives.")
             }
             return await invoke(
                 operation, arguments: arguments["args"] ?? .object([]), schema: tool.validationSchema, token: token,

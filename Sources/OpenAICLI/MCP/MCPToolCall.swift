@@ -39,12 +39,10 @@ struct MCPToolCall {
 
     private func send(_ input: RequestInput) async throws -> JSON {
         if input.asksForStream(operation) {
-            var request = try input.request(for: operation)
-            request.accept = "text/event-stream"
             var collector = StreamCollector(stream: operation.stream!)
             let reader = EventStreamReader(client: client, operation: operation)
             var count = 0
-            let outcome = try await reader.read(request, options: RequestOptions()) { event in
+            let outcome = try await reader.read(try input.request(for: operation), options: RequestOptions()) { event in
                 count += 1
                 collector.take(event)
                 progress(count, event["type"]?.string ?? event["event"]?.string)
@@ -52,8 +50,30 @@ struct MCPToolCall {
             if case .notAStream(let response) = outcome { return try reply(response) }
             return json(collector.result, note: nil)
         }
-        let response = try await client.sendRaw(try input.request(for: operation), options: RequestOptions())
-        return try reply(response)
+        // The reply is read as it arrives and refused once it is larger than any result could be
+        // (``maxReplyBytes``): a 300 MB reply is never held whole to be refused afterwards.
+        let response = try await client.openReply(try input.request(for: operation), options: RequestOptions())
+        let limit = maxReplyBytes
+        var body = Data()
+        for try await chunk in response.body {
+            body.append(chunk)
+            if body.count > limit {
+                response.close?()
+                let type = response.value(forHeader: "Content-Type") ?? "no Content-Type"
+                return Self.error(
+                    "The reply (\(type)) is more than \(limit) bytes, more than a tool result carries "
+                        + (operation.reply == .binary
+                            ? "(--max-binary-bytes). `openai \(operation.command) … --output FILE` writes it to a file."
+                            : "(--max-result-bytes): ask for less (a smaller `limit`, fewer `include`s)."))
+            }
+        }
+        return try reply(HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body))
+    }
+
+    /// The most bytes of a reply read: a binary reply's budget, or four times the text budget (a
+    /// reply indented as OpenAI's are is about twice its compact text).
+    private var maxReplyBytes: Int {
+        operation.reply == .binary ? options.maxBinaryBytes : min(options.maxResultBytes, Int.max / 4) * 4
     }
 
     private func reply(_ response: HTTPResponse) throws -> JSON {
@@ -150,12 +170,13 @@ struct MCPToolCall {
 }
 
 /// A stream's events collected into the object they make: a chat completion's chunks merged into a
-/// `chat.completion`; else the final event's `response` (the Responses API), or the final event.
+/// `chat.completion` by the runtime's rules (``ChatCompletionChunkMerge``); else the final event's
+/// `response` (the Responses API), or the final event.
 struct StreamCollector {
     var stream: APIOperation.Stream
     private var last: JSON?
     private var terminal: JSON?
-    private var chat = ChatMerge()
+    private var chat = ChatCompletionChunkMerge()
 
     init(stream: APIOperation.Stream) { self.stream = stream }
 
@@ -164,77 +185,18 @@ struct StreamCollector {
         last = payload
         let name = stream.namedEvents ? event["event"]?.string : payload["type"]?.string
         if let name, stream.terminalEvents.contains(name) { terminal = payload }
-        if stream.finishedChoices { chat.take(payload) }
+        if stream.finishedChoices { chat.take(payload.jsonValue) }
     }
 
     /// The collected object.
     var result: JSON {
-        if stream.finishedChoices, let merged = chat.result { return merged }
+        if stream.finishedChoices, let merged = chat.completion, let json = try? JSON.parse(Array(merged.jsonText.utf8))
+        {
+            return json
+        }
         let final = terminal ?? last ?? .object([])
         if case .object? = final["response"] { return final["response"]! }
         return final
-    }
-
-    /// Chat Completions chunks merged: content, refusal and tool call arguments concatenated by
-    /// choice and index, the last `finish_reason` and `usage`.
-    struct ChatMerge {
-        private var head: [JSON.Member] = []
-        private var choices:
-            [Int: (role: String?, content: String, refusal: String, finish: JSON, tools: [Int: JSON])] =
-                [:]
-        private var usage: JSON?
-
-        mutating func take(_ chunk: JSON) {
-            if head.isEmpty, case .object(let members) = chunk {
-                head = members.filter { !["choices", "usage", "object"].contains($0.key) }
-            }
-            if let value = chunk["usage"], value != .null { usage = value }
-            for choice in chunk["choices"]?.array ?? [] {
-                let index = Int(choice["index"]?.compact ?? "0") ?? 0
-                var state = choices[index] ?? (nil, "", "", .null, [:])
-                let delta = choice["delta"] ?? .object([])
-                if let role = delta["role"]?.string { state.role = role }
-                if let text = delta["content"]?.string { state.content += text }
-                if let text = delta["refusal"]?.string { state.refusal += text }
-                for call in delta["tool_calls"]?.array ?? [] {
-                    let callIndex = Int(call["index"]?.compact ?? "0") ?? 0
-                    var merged = state.tools[callIndex] ?? .object([])
-                    for key in ["id", "type"] where call[key] != nil { merged = merged.setting(key, call[key]!) }
-                    var function = merged["function"] ?? .object([])
-                    if let name = call["function"]?["name"] { function = function.setting("name", name) }
-                    let arguments =
-                        (function["arguments"]?.string ?? "") + (call["function"]?["arguments"]?.string ?? "")
-                    merged = merged.setting("function", function.setting("arguments", .string(arguments)))
-                    state.tools[callIndex] = merged
-                }
-                if let finish = choice["finish_reason"], finish != .null { state.finish = finish }
-                choices[index] = state
-            }
-        }
-
-        var result: JSON? {
-            guard !choices.isEmpty else { return nil }
-            var members = head
-            members.insert(.init("object", .string("chat.completion")), at: min(1, members.count))
-            let merged = choices.keys.sorted().map { index -> JSON in
-                let state = choices[index]!
-                var message: [JSON.Member] = [
-                    .init("role", .string(state.role ?? "assistant")),
-                    .init("content", state.content.isEmpty && !state.tools.isEmpty ? .null : .string(state.content)),
-                ]
-                if !state.refusal.isEmpty { message.append(.init("refusal", .string(state.refusal))) }
-                if !state.tools.isEmpty {
-                    message.append(.init("tool_calls", .array(state.tools.keys.sorted().map { state.tools[$0]! })))
-                }
-                return .object([
-                    .init("index", .number(String(index))), .init("message", .object(message)),
-                    .init("finish_reason", state.finish),
-                ])
-            }
-            members.append(.init("choices", .array(merged)))
-            if let usage { members.append(.init("usage", usage)) }
-            return .object(members)
-        }
     }
 }
 

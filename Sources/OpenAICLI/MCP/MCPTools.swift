@@ -315,13 +315,17 @@ package struct MCPTool: Sendable {
         func member(_ name: String, _ type: String, _ description: String) -> JSON.Member {
             .init(name, .object([.init("type", .string(type)), .init("description", .string(description))]))
         }
+        // The arguments are named as Stainless's MCP servers name them (`search_query`, `endpoint`,
+        // `endpoint_name` and `args`), which agents' prompts are written against; the names of earlier
+        // versions (`search`, and `endpoint` for invoke_api_endpoint) are still read.
         let endpoint = member("endpoint", "string", "The endpoint's name, e.g. `responses_create`.")
         return [
             tool(
                 "list_api_endpoints", "List OpenAI API endpoints",
                 "Lists the OpenAI API's endpoints (operations) whose name, command, path or summary contains the search text (all when it is empty): each endpoint's name, HTTP method and path, and summary.",
                 object(
-                    [member("search", "string", "Text to look for, any case (`vector store`, `files`).")], required: []),
+                    [member("search_query", "string", "Text to look for, any case (`vector store`, `files`).")],
+                    required: []),
                 readOnly: true),
             tool(
                 "get_api_endpoint_schema", "Describe an OpenAI API endpoint",
@@ -331,8 +335,11 @@ package struct MCPTool: Sendable {
                 "invoke_api_endpoint", "Call an OpenAI API endpoint",
                 "Calls one endpoint with arguments that match its schema (get_api_endpoint_schema); the arguments are checked before anything is sent.",
                 object(
-                    [endpoint, member("args", "object", "The endpoint's arguments, as its schema describes them.")],
-                    required: ["endpoint"]), readOnly: false),
+                    [
+                        member("endpoint_name", "string", "The endpoint's name, e.g. `responses_create`."),
+                        member("args", "object", "The endpoint's arguments, as its schema describes them."),
+                    ],
+                    required: ["endpoint_name"]), readOnly: false),
         ]
     }()
 }

@@ -38,6 +38,32 @@ extension OpenAIClient {
                 maxEventBytes: options.maxStreamEventBytes ?? configuration.maxStreamEventBytes))
     }
 
+    /// The events of a reply whose head has already arrived (``openEventStream(_:options:)``), each
+    /// made an `Event` by `decode`, under the rules of every typed stream (``OpenAIStream``):
+    /// `[DONE]`, error events, `ending`, the bound on one event's size, a body cut off. For callers
+    /// that look at the reply head before reading events, and read them as untyped JSON: the
+    /// `openai` tool and its MCP server.
+    ///
+    /// - Parameters:
+    ///   - response: The 2xx reply whose body is the event stream.
+    ///   - options: Per-request overrides (``RequestOptions/maxStreamEventBytes``).
+    ///   - ending: What completes the stream.
+    ///   - decode: One event's value and its `type` (for ``StreamEnding/terminalEvents(_:)``);
+    ///     throws `DecodingError` for data that is not an event (skipped, or thrown in
+    ///     ``DecodingMode/strict``).
+    /// - Returns: A stream that reads `response`'s body once.
+    package func events<Event: Sendable>(
+        of response: HTTPStreamingResponse, options: RequestOptions, ending: StreamEnding<Event>,
+        decode: @escaping @Sendable (ServerSentEvent) throws -> (Event, type: String?)
+    ) -> OpenAIStream<Event> {
+        OpenAIStream(
+            connect: { response },
+            decode: { event, _, _ in try decode(event) },
+            rules: OpenAIStream<Event>.Rules(
+                ending: ending, decodingMode: configuration.decodingMode,
+                maxEventBytes: options.maxStreamEventBytes ?? configuration.maxStreamEventBytes))
+    }
+
     /// Sends `request` until a 2xx reply head arrives, with the runtime's retry rules
     /// (``withRetries(_:options:_:)``: connection failures, 408/409/429/5xx, `x-should-retry`,
     /// `Retry-After`). Once the head has arrived nothing is retried: events already yielded cannot
@@ -47,6 +73,15 @@ extension OpenAIClient {
     ///   (message, code, request id and the body, read up to
     ///   ``URLSessionTransport/maxErrorBodyBytes``); transport failures and cancellation.
     package func openEventStream(_ request: APIRequest, options: RequestOptions) async throws -> HTTPStreamingResponse {
+        try await openReply(request, options: options)
+    }
+
+    /// Sends `request` as ``openEventStream(_:options:)`` does and returns the 2xx reply with its
+    /// body still to be read, chunk by chunk: for a caller that bounds what it holds of a reply of
+    /// any media type (`openai mcp`'s tool results).
+    ///
+    /// - Throws: ``OpenAIError`` as ``openEventStream(_:options:)``.
+    package func openReply(_ request: APIRequest, options: RequestOptions) async throws -> HTTPStreamingResponse {
         try await withRetries(request, options: options) { httpRequest, timeouts in
             let response = try await self.pipeline.stream(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else {

@@ -17,7 +17,7 @@ import Foundation
 ///
 /// The first page is fetched with `after` = the starting cursor; each next one with the previous
 /// page's ``CursorPage/nextPageCursor``. Iteration ends after a page whose `has_more` is false,
-/// that is empty, that has no cursor, or whose cursor repeats the previous one (a server bug that
+/// that is empty, that has no cursor, or whose cursor repeats one met before (a server bug that
 /// would otherwise loop for ever); a page whose cursor is the one it was fetched after is the
 /// previous page again (a server that ignores `after`) and is not given. Each iteration starts
 /// again from the first page.
@@ -64,6 +64,8 @@ public struct CursorPages<Page: CursorPage>: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         private var cursor: String?
         private var finished = false
+        /// The cursors met so far: one met again would cycle.
+        private var seen: Set<String> = []
         private let fetch: @Sendable (_ after: String?) async throws -> Page
 
         init(cursor: String?, fetch: @escaping @Sendable (_ after: String?) async throws -> Page) {
@@ -82,6 +84,7 @@ public struct CursorPages<Page: CursorPage>: AsyncSequence, Sendable {
             if CursorPages.isRepeat(page, fetchedAfter: cursor) { return nil }
             finished = CursorPages.isLast(page, fetchedAfter: cursor)
             cursor = page.nextPageCursor
+            if let cursor, !seen.insert(cursor).inserted { finished = true }
             return page
         }
     }

@@ -117,11 +117,16 @@ final class CLIBehaviorTests: XCTestCase {
         XCTAssertTrue(raw.output.contains("\n\ndata: "), "the SSE bytes as sent")
     }
 
-    func testAStreamCutOffFailsWithStatus7() async throws {
-        let (outcome, _) = try await run(chat, headers: ["x-testserver-drop-after-frames": "1"])
+    func testAStreamCutOffFailsWithStatus7AndABrokenConnectionWith6() async throws {
+        // A body that ends cleanly before the stream is complete: status 7, the runtime's message.
+        let (outcome, _) = try await run(chat, headers: ["x-testserver-end-after-bytes": "120"])
         XCTAssertEqual(outcome.status, 7, outcome.error)
-        XCTAssertEqual(outcome.output.split(separator: "\n").count, 1, "the event before the cut is printed")
-        XCTAssertTrue(outcome.error.contains("cut off after 1 event: "), outcome.error)
+        XCTAssertTrue(outcome.error.contains("The connection closed in the middle of an event"), outcome.error)
+        // A connection that breaks is a connection failure (6), as the SDK's streams report it.
+        let dropped = try await run(chat, headers: ["x-testserver-drop-after-frames": "1"]).outcome
+        XCTAssertEqual(dropped.status, 6, dropped.error)
+        XCTAssertEqual(dropped.output.split(separator: "\n").count, 1, "the event before the cut is printed")
+        XCTAssertTrue(dropped.error.contains("The connection failed"), dropped.error)
 
         let reported = try await run(chat, headers: ["x-testserver-stream-error-after": "1"]).outcome
         XCTAssertEqual(reported.status, 5, reported.error)
@@ -488,7 +493,10 @@ final class CLIBehaviorTests: XCTestCase {
                 ["chat:completions", "create", "--model", "m", "--messages", "[]", "--logprobs", "yes"],
                 "takes true or false"
             ),
-            (["models", "retrieve", "--model", "m", "--max-items", "3"], "does not page"),
+            (
+                ["models", "retrieve", "--model", "m", "--max-items", "3"],
+                "neither pages, streams nor replies with a list"
+            ),
             (["files", "list", "--transform", "data.#(id==\"x\")"], "is not supported"),
             (["files", "list", "--format", "raw", "--transform", "data"], "does not combine"),
             (["chat", "completions", "create"], "`openai chat:completions <method>`"),

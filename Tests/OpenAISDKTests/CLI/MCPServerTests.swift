@@ -112,8 +112,12 @@ final class MCPServerTests: XCTestCase {
         XCTAssertEqual(dynamic?["found_vector_stores_create"], .bool(true))
         XCTAssertEqual(dynamic?["schema_valid"], .bool(true))
         XCTAssertEqual(dynamic?["invoked_ok"], .bool(true))
+        XCTAssertEqual(dynamic?["invoked_by_alias_ok"], .bool(true), "`endpoint` is still read for `endpoint_name`")
+        XCTAssertEqual(dynamic?["found_by_alias"], dynamic?["found"], "`search` is still read for `search_query`")
         XCTAssertEqual(dynamic?["refused_is_error"], .bool(true))
-        XCTAssertEqual(dynamic?["received"], .array([.string("createVectorStore")]), "the refused call sent nothing")
+        XCTAssertEqual(
+            dynamic?["received"], .array([.string("createVectorStore"), .string("createVectorStore")]),
+            "the refused call sent nothing")
         XCTAssertEqual(dynamic?["validated"], .bool(true))
         // Malformed messages get the protocol's errors, and the server goes on.
         let malformed = report["malformed"]
