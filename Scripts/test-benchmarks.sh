@@ -40,6 +40,10 @@ summary_lines() {
                 "^mcp tools/list all: [0-9]+ tools, [0-9]+ bytes\$" \
                 "^cli mcp start to the initialize reply: median $NUMBER ms over 3\$"
             ;;
+        cli-memory)
+            printf '%s\n' "^cli_memory_reply_json_peak_mib: $NUMBER\$" "^cli_memory_mcp_reply_peak_mib: $NUMBER\$" \
+                "^cli_memory_mcp_line_peak_mib: $NUMBER\$" "^cli_memory_paging_items: $NUMBER\$"
+            ;;
         diff) printf '%s\n' "^diff_seconds: $NUMBER\$" "^check_seconds: $NUMBER\$" ;;
         embeddings)
             printf '%s\n' "^bytes_ratio_base64_vs_float: $NUMBER\$" "^decode_speedup_base64_vs_float: $NUMBER\$"

@@ -52,6 +52,13 @@ struct OperationCall {
             try await pages(options: options, printer: printer)
             return
         }
+        if operation.reply == .binary
+            || (operation.reply == .json && printer.transform == nil && call.maxItems == nil
+                && printer.effectiveFormat != .yaml)
+        {
+            try await printAsItArrives(options: options, printer: printer, upload: upload)
+            return
+        }
         let response: HTTPResponse
         do {
             response = try await client.sendRaw(try input.request(for: operation), options: options)
@@ -70,11 +77,14 @@ struct OperationCall {
 
     /// Writes a binary reply to `output` without holding it in memory, as ``OutputDestination``
     /// decides: a regular file through a temporary file beside it, renamed over it once the whole
-    /// reply has arrived (a failed download leaves `output` as it was); a FIFO or a device through a
-    /// temporary file whose bytes are then copied into it.
+    /// reply has arrived (a failed download leaves `output` as it was); a FIFO or a device directly,
+    /// each chunk as it arrives.
     private func download(to output: String, options: RequestOptions, upload: ProgressBar?) async throws {
         var options = options
         let destination = try OutputDestination.resolve(output, force: call.force)
+        guard destination.method != .direct else {
+            return try await downloadDirectly(into: destination, options: options, upload: upload)
+        }
         let temporary = destination.downloadPath()
         // While it arrives the download is readable by the caller only (a 0600 secret must not sit at
         // 0644 beside its destination); it gets its mode when it is whole.
@@ -95,6 +105,81 @@ struct OperationCall {
             bar.end()
             try? destination.settleDownload(temporary, success: false)
             throw error
+        }
+    }
+
+    /// Writes a binary reply into a FIFO or a device as its chunks arrive (a reader at the other end
+    /// gets them at once; nothing is held, nor written to a temporary file).
+    private func downloadDirectly(into destination: OutputDestination, options: RequestOptions, upload: ProgressBar?)
+        async throws
+    {
+        let response: HTTPStreamingResponse
+        do {
+            response = try await client.openReply(try input.request(for: operation), options: options)
+            upload?.end()
+        } catch {
+            upload?.end()
+            throw error
+        }
+        let (handle, _) = try destination.open()
+        defer { try? handle.close() }
+        let bar = ProgressBar(terminal: terminal, label: "download")
+        defer { bar.end() }
+        let total = response.value(forHeader: "Content-Length").flatMap { Int64($0) }
+        var received: Int64 = 0
+        for try await chunk in response.body {
+            do {
+                try handle.write(contentsOf: chunk)
+            } catch {
+                throw CLIError.failure("cannot write \(destination.path): \(error.localizedDescription)")
+            }
+            received += Int64(chunk.count)
+            bar.update(received, total)
+        }
+        terminal.error("wrote \(received) bytes to \(destination.path)")
+    }
+
+    /// Prints a reply as its bytes arrive, holding none of it whole: binary bytes and `--format raw`
+    /// as they came, JSON reformatted on the fly (``JSONStreamPrinter``); a `text/*` reply (a
+    /// transcription asked for as text) is read whole and written as ``writeText(_:printer:)`` does.
+    ///
+    /// - Throws: ``CLIError/failure(_:)`` for a JSON reply that is not JSON (after what came before
+    ///   the error was printed); ``OpenAIError`` for the request.
+    private func printAsItArrives(options: RequestOptions, printer: ReplyPrinter, upload: ProgressBar?) async throws {
+        let response: HTTPStreamingResponse
+        do {
+            response = try await client.openReply(try input.request(for: operation), options: options)
+            upload?.end()
+        } catch {
+            upload?.end()
+            throw error
+        }
+        let type = (response.value(forHeader: "Content-Type") ?? "").lowercased()
+        let format = printer.effectiveFormat
+        if operation.reply == .binary || format == .raw {
+            for try await chunk in response.body { try terminal.write(chunk) }
+            return
+        }
+        if type.hasPrefix("text/") {
+            var body = Data()
+            for try await chunk in response.body { body.append(chunk) }
+            return try writeText(body, printer: printer)
+        }
+        let terminal = terminal
+        var json = JSONStreamPrinter(indented: format != .jsonl, colors: format == .pretty && terminal.colors) {
+            try terminal.write($0)
+        }
+        var received = 0
+        do {
+            for try await chunk in response.body {
+                received += chunk.count
+                try json.consume(chunk)
+            }
+            try json.finish()
+        } catch let error as JSONSyntaxError {
+            let what = received == 0 ? "empty" : "not JSON (\(error))"
+            throw CLIError.failure(
+                "the reply (\(type.isEmpty ? "no Content-Type" : type), \(received) bytes) is \(what)")
         }
     }
 

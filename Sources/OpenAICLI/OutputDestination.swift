@@ -120,52 +120,27 @@ package struct OutputDestination: Sendable, Equatable {
         }
     }
 
-    /// Where a download is written before ``settleDownload(_:success:)``: a file beside ``path``
-    /// for a replacement, else one in the temporary folder (its bytes are then copied into ``path``).
-    package func downloadPath() -> String {
-        switch method {
-        case .replace: return Self.temporaryPath(for: path)
-        case .direct:
-            return URL(fileURLWithPath: NSTemporaryDirectory())
-                .appendingPathComponent("openai-download-\(UUID().uuidString.prefix(8)).partial").path
-        }
-    }
+    /// Where a download into a file that is replaced (``Method/replace(mode:)``) is written before
+    /// ``settleDownload(_:success:newFileMode:)``: a file beside ``path``. (A FIFO or a device is
+    /// written directly.)
+    package func downloadPath() -> String { Self.temporaryPath(for: path) }
 
     /// Ends a download written to `temporary` (``downloadPath()``, written while the umask let only
     /// the caller read it): on success the file gets the kept permission bits, or `newFileMode` for a
-    /// new file, and is renamed over ``path``, or its bytes are copied into ``path`` (a FIFO or a
-    /// device, 1 MiB at a time) and it is removed; on failure it is removed.
+    /// new file, and is renamed over ``path``; on failure it is removed.
     ///
-    /// - Throws: ``CLIError/failure(_:)`` when it cannot be renamed or copied.
+    /// - Throws: ``CLIError/failure(_:)`` when it cannot be renamed.
     package func settleDownload(_ temporary: String, success: Bool, newFileMode: UInt32 = 0o644) throws {
-        guard success else {
+        guard success, case .replace(let kept) = method else {
             unlink(temporary)
             return
         }
-        switch method {
-        case .replace(let kept):
-            if chmod(temporary, mode_t(kept ?? newFileMode)) != 0 {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw CLIError.failure("cannot give \(path)'s permissions to its new content: \(reason)")
-            }
-            try settle(temporary, success: true)
-        case .direct:
-            defer { unlink(temporary) }
-            guard let source = FileHandle(forReadingAtPath: temporary) else {
-                throw CLIError.failure("cannot read the download at \(temporary)")
-            }
-            defer { try? source.close() }
-            let (target, _) = try open()
-            defer { try? target.close() }
-            do {
-                while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty {
-                    try target.write(contentsOf: chunk)
-                }
-            } catch {
-                throw CLIError.failure("cannot write \(path): \(error.localizedDescription)")
-            }
+        if chmod(temporary, mode_t(kept ?? newFileMode)) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CLIError.failure("cannot give \(path)'s permissions to its new content: \(reason)")
         }
+        try settle(temporary, success: true)
     }
 
     /// A file name beside `path` for writing it in full before it replaces `path`.

@@ -47,6 +47,11 @@ package final class MCPServer: Sendable {
     private let slots: CallSlots
     /// The most calls that wait for a turn; one more is refused (-32000) rather than held.
     static let maxWaitingCalls = 1024
+    /// The most bytes of arguments the calls in flight (running and waiting) hold together: four
+    /// lines of the largest size (`--max-line-bytes`; 64 MiB by default); a call that would pass it
+    /// is refused (-32000) unless none is in flight. The count bounds many small calls, this a few
+    /// large ones.
+    package var maxHeldArgumentBytes: Int { options.maxLineBytes * 4 }
 
     private struct State {
         /// The version `initialize` negotiated (the legacy session of this stream).
@@ -55,6 +60,9 @@ package final class MCPServer: Sendable {
         var running: [String: Task<Void, Never>] = [:]
         /// Ids whose call was cancelled while it ran: no response is sent for them.
         var cancelled: Set<String> = []
+        /// The bytes of each call in flight's arguments (compact JSON), by request id.
+        var held: [String: Int] = [:]
+        var heldBytes = 0
     }
 
     /// A server for `options`, its clients configured as the tool's commands are (the environment,
@@ -330,6 +338,7 @@ package final class MCPServer: Sendable {
         }
         let token = params["_meta"]?["progressToken"]
         let key = id.compact
+        let size = arguments.compact.utf8.count
         // Created and registered under one lock: the task's own first use of the lock waits for its
         // registration, so a cancellation always finds it, and every exit removes it. An id still in
         // flight is not taken a second time (its cancellation would otherwise reach the wrong call).
@@ -337,8 +346,12 @@ package final class MCPServer: Sendable {
         let refusal = state.withLock { state -> Refusal? in
             guard state.running[key] == nil else { return .inUse }
             // Running and waiting calls together are bounded too: each holds its arguments.
-            guard state.running.count < options.maxConcurrentCalls + Self.maxWaitingCalls else { return .busy }
+            guard state.running.count < options.maxConcurrentCalls + Self.maxWaitingCalls,
+                state.running.isEmpty || state.heldBytes + size <= maxHeldArgumentBytes
+            else { return .busy }
             state.cancelled.remove(key)  // An id may be used again once its request is over.
+            state.held[key] = size
+            state.heldBytes += size
             state.running[key] = Task {
                 // Its turn among the calls in flight (``MCPOptions/maxConcurrentCalls``).
                 let turn = await self.slots.acquire()
@@ -348,6 +361,7 @@ package final class MCPServer: Sendable {
                 if turn { await self.slots.release() }
                 let cancelled = self.state.withLock { state -> Bool in
                     state.running.removeValue(forKey: key)
+                    state.heldBytes -= state.held.removeValue(forKey: key) ?? 0
                     return state.cancelled.remove(key) != nil
                 }
                 // A cancelled request gets no response (2026-07-28: no further message at all).
@@ -367,7 +381,8 @@ package final class MCPServer: Sendable {
         if refusal == .busy {
             send(
                 error: -32000,
-                "Server busy: \(options.maxConcurrentCalls) calls run and \(Self.maxWaitingCalls) wait; send it again later",
+                "Server busy: \(options.maxConcurrentCalls) calls run and the rest wait, up to \(Self.maxWaitingCalls) "
+                    + "calls or \(maxHeldArgumentBytes) bytes of arguments; send it again later",
                 id: id)
         } else if refusal == .inUse {
             // With id null: an answer with the id would reach the call still running under it.

@@ -86,6 +86,32 @@ final class MCPLimitsTests: XCTestCase {
         }
     }
 
+    func testWaitingCallsAreBoundedByTheBytesOfTheirArgumentsToo() async throws {
+        // Lines of at most 64 KiB: the calls in flight hold at most 256 KiB of arguments together.
+        let transport = SlowTransport(delay: 0.3)
+        var options = try MCPOptions.parse(["--max-line-bytes", "65536", "--max-concurrent-calls", "1"])
+        options.globals.apiKey = "sk-test-mcp-limits-0123"
+        let output = Terminal.capturing()
+        let server = try MCPServer(
+            options: options, environment: ["OPENAI_API_KEY": "sk-test-mcp-limits-0123"], output: output,
+            transport: transport)
+        XCTAssertEqual(server.maxHeldArgumentBytes, 262_144)
+        let model = String(repeating: "m", count: 60_000)
+        for id in 1...5 {
+            await server.handle(
+                #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"models_retrieve","arguments":{"model":"\#(model)"}}}"#
+            )
+        }
+        try await waitFor(5, in: output)
+        let all = Self.responses(output)
+        let refused = try XCTUnwrap(all.first { $0.id == "5" }, output.capturedText.output)
+        let error = try XCTUnwrap(refused.message["error"] as? [String: Any], "\(refused.message)")
+        XCTAssertEqual(error["code"] as? Int, -32000)
+        XCTAssertTrue((error["message"] as? String)?.contains("262144 bytes of arguments") == true, "\(error)")
+        XCTAssertEqual(Set(all.filter { $0.message["result"] != nil }.map(\.id)), ["1", "2", "3", "4"])
+        XCTAssertEqual(transport.counts.total, 4, "the refused call was not sent")
+    }
+
     func testAnIdStillInFlightIsRefusedAndTheFirstCallStillAnswers() async throws {
         let transport = SlowTransport(delay: 0.3)
         let (server, output) = try server(transport)
