@@ -3,8 +3,8 @@ raw and asked of an MCP tool, one large MCP input line, and a list that says `ha
 
 A local server (standard library only, 127.0.0.1, a free port) answers `GET /v1/models/{id}` with one JSON object of
 SIZE MiB (a long string member) and `GET /v1/files` with pages of 100 files that never end. Each case runs the tool
-as a child process; its peak resident set comes from `os.wait4`'s rusage (`ru_maxrss`, KiB on Linux), which counts the pages a child
-shares with this process before it runs the tool: this process never holds a large value.
+as a child process; its peak resident set comes from `os.wait4`'s rusage (`ru_maxrss`, KiB on Linux), which counts
+the pages a child shares with this process before it runs the tool: this process never holds a large value.
 
 Usage: python bench_cli_memory.py OPENAI_BINARY SIZE_MIB
 Prints `cli_memory_CASE_peak_mib: N` for each case and `cli_memory_paging_items: N` (the items the endless list
