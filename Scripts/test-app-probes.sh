@@ -93,7 +93,7 @@ else
 print("\n".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$PACKAGE/swiftc-flags.json" "$probe")
         echo "+ swiftc -module-name $probe ${flags[*]} $PACKAGE/Sources/$probe/*.swift (against $SDK_BIN)"
         swiftc -module-name "$probe" "${flags[@]}" -Onone -g -I "$SDK_BIN/Modules" ${C_MODULE[@]+"${C_MODULE[@]}"} \
-            "$PACKAGE/Sources/$probe/main.swift" "$PACKAGE/Sources/$probe/Readme.swift" "${OBJECTS[@]}" \
+            "$PACKAGE/Sources/$probe/"*.swift "${OBJECTS[@]}" \
             -o "$BIN_DIR/$probe"
     done
     echo "test-app-probes: built in $(elapsed_since "$start")s"

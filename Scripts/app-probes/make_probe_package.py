@@ -8,9 +8,10 @@ Usage: make_probe_package.py README ROOT OUTPUT
           swiftc flags, for Scripts/test-app-probes.sh's direct build); files are rewritten only when they change, so
           that SwiftPM keeps its build.
 
-Each probe is one executable target with the same two files: Readme.swift (the README's blocks: type declarations at
-file scope, the statements in one async function per block, as an app's view model or command would hold them) and
-main.swift (calls them in order). The targets differ only in their Swift settings (PROBES below).
+Each probe is one executable target with the same files: one Readme<Heading>.swift per block (the block's imports,
+its type declarations at file scope, its statements in one function, as an app's view model or command would hold
+them) and main.swift (calls them in order, in the folder given as the first argument). The targets differ only in
+their Swift settings (PROBES below).
 """
 
 import json
@@ -18,11 +19,15 @@ import os
 import re
 import sys
 
-# (heading, function signature): the statements of the block under the heading become the function's body.
+# (heading, function signature): the statements of the block under the heading become the function's body, in a file
+# of its own with the block's own imports, so that an import the README leaves out fails the build as it would in an
+# app (MemberImportVisibility); a block without imports continues the one before it and gets `import OpenAI`.
 BLOCKS = [
     ("## Quick start", "func quickStart() async throws"),
-    ("### Five everyday tasks", "func fiveTasks(pdf: URL, mp3: URL) async throws"),
+    ("### Five everyday tasks", "func fiveTasks() async throws"),
     ("### Structured outputs and function tools", "func structuredOutputs(client: OpenAIClient) async throws"),
+    ("### Binary replies", "func binaryReplies() async throws"),
+    ("### Webhooks", "func webhooks() throws"),
 ]
 
 # The approachable-concurrency features Xcode 26 turns on for a new app target (SWIFT_APPROACHABLE_CONCURRENCY), and
@@ -59,15 +64,17 @@ import OpenAI
 
 // The README's code, in order, against the server OPENAI_BASE_URL names; the files it uploads are
 // in the folder given as the first argument.
-let folder = URL(fileURLWithPath: CommandLine.arguments[1])
+// The README names them relative to the current folder.
+guard FileManager.default.changeCurrentDirectoryPath(CommandLine.arguments[1]) else { fatalError("no folder") }
 try await quickStart()
 print()
-try await fiveTasks(
-    pdf: folder.appendingPathComponent("handbook.pdf"), mp3: folder.appendingPathComponent("meeting.mp3"))
+try await fiveTasks()
 // The test server answers structured outputs with JSON only when it is not asked to play tool rounds.
 var configuration = OpenAIClient.Configuration.fromEnvironment()
 configuration.defaultHeaders["x-testserver-tool-rounds"] = nil
 try await structuredOutputs(client: try OpenAIClient(configuration: configuration))
+try await binaryReplies()
+try webhooks()
 print("probe: done")
 """
 
@@ -93,10 +100,11 @@ DECLARATION = re.compile(r"(@\w+\s+|nonisolated\s+|final\s+|public\s+|private\s+
 
 
 def split(block):
-    """(type declarations, statements): a declaration starts at column 0 and ends where its braces balance."""
-    declarations, statements, depth, inside = [], [], 0, False
+    """(imports, type declarations, statements): a declaration starts at column 0 and ends where its braces balance."""
+    imports, declarations, statements, depth, inside = [], [], [], 0, False
     for line in block:
         if re.match(r"(import)\s", line):
+            imports.append(line)
             continue
         if not inside and DECLARATION.match(line):
             inside, depth = True, 0
@@ -109,23 +117,24 @@ def split(block):
             statements.append(line)
     while statements and not statements[0].strip():
         statements.pop(0)
-    return declarations, statements
+    return imports, declarations, statements
 
 
-def readme_swift(readme, source):
-    declarations, functions = [], []
+def readme_files(readme, source):
+    """{file name: Swift text}: one file per block of BLOCKS, with the block's imports, types and function."""
+    files = {}
     for heading, signature in BLOCKS:
-        types, statements = split(swift_block(readme, heading))
-        declarations += types
+        imports, types, statements = split(swift_block(readme, heading))
         body = "\n".join(("    " + line) if line.strip() else "" for line in statements)
-        functions.append(f"// {heading.lstrip('# ')}\n{signature} {{\n{body}\n}}\n")
-    return (
-        HEADER.format(source=source)
-        + "import Foundation\nimport OpenAI\n\n"
-        + "\n".join(declarations)
-        + "\n\n"
-        + "\n".join(functions)
-    )
+        name = "Readme" + "".join(word.capitalize() for word in re.findall(r"[A-Za-z]+", heading)) + ".swift"
+        files[name] = (
+            HEADER.format(source=source)
+            + "\n".join(imports or ["import OpenAI"])
+            + "\n\n"
+            + ("\n".join(types) + "\n\n" if types else "")
+            + f"// {heading.lstrip('# ')}\n{signature} {{\n{body}\n}}\n"
+        )
+    return files
 
 
 def package_swift(root):
@@ -185,12 +194,16 @@ def main():
         sys.exit(__doc__)
     readme_path, root, output = sys.argv[1:]
     readme = open(readme_path, encoding="utf-8").read()
-    code = readme_swift(readme, "README.md")
+    files = readme_files(readme, "README.md")
     write(os.path.join(output, "Package.swift"), package_swift(os.path.abspath(root)))
     flags = {name: swiftc_flags(settings, mode) for name, (_, settings, mode) in PROBES.items()}
     write(os.path.join(output, "swiftc-flags.json"), json.dumps(flags, indent=2) + "\n")
     for name in PROBES:
-        write(os.path.join(output, "Sources", name, "Readme.swift"), code)
+        folder = os.path.join(output, "Sources", name)
+        for stale in set(os.listdir(folder) if os.path.isdir(folder) else []) - set(files) - {"main.swift"}:
+            os.remove(os.path.join(folder, stale))
+        for file, text in files.items():
+            write(os.path.join(folder, file), text)
         write(os.path.join(output, "Sources", name, "main.swift"), HEADER.format(source="its template") + MAIN)
     print(" ".join(PROBES))
 

@@ -1,4 +1,4 @@
-#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
+#if canImport(Glibc) && canImport(OpenAIWebSocketOpenSSL)
     import OpenAIWebSocketOpenSSL
 
     /// Masking keys (RFC 6455 section 5.3: unpredictable, from a strong source of entropy, section

@@ -1,10 +1,6 @@
-#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
+#if canImport(Glibc) && canImport(OpenAIWebSocketOpenSSL)
     import Foundation
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #endif
+    import Glibc
 
     /// The non-blocking event loop of ``SocketConnection`` after the handshake, on its I/O thread:
     /// writes queued frames, reads and parses frames, answers pings and runs the closing handshake.

@@ -1,10 +1,6 @@
-#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
+#if canImport(Glibc) && canImport(OpenAIWebSocketOpenSSL)
     import Foundation
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #endif
+    import Glibc
 
     /// The opening handshake of ``SocketConnection``: TCP connect, TLS handshake and HTTP upgrade,
     /// blocking with a deadline on the connection's I/O thread (never on a Swift concurrency thread).

@@ -1,11 +1,7 @@
-#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
+#if canImport(Glibc) && canImport(OpenAIWebSocketOpenSSL)
     import Foundation
     import OpenAIRuntime
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #endif
+    import Glibc
 
     /// One WebSocket connection over a POSIX socket (and OpenSSL for `wss://`), driven by a dedicated
     /// I/O thread so no Swift concurrency thread ever blocks.

@@ -1,4 +1,4 @@
-#if !canImport(Darwin) && canImport(OpenAIWebSocketOpenSSL)
+#if canImport(Glibc) && canImport(OpenAIWebSocketOpenSSL)
     import OpenAIWebSocketOpenSSL
 
     /// A client TLS session driven through OpenSSL memory BIOs: it transforms bytes and does no I/O.

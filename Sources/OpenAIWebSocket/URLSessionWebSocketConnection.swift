@@ -377,13 +377,15 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
             } else if Self.runsOnWatchOS, urlError?.code == .notConnectedToInternet {
                 // TN3135: watchOS lets an app use URLSessionWebSocketTask only while it has an
                 // active audio session (long-form audio) or a CallKit call; otherwise the
-                // connection fails as if there were no network.
+                // connection fails as if there were no network. The error does not tell that
+                // from a watch that is offline, so it is what it says, a connection failure
+                // (retried like any other platform's offline error), and the message names the
+                // restriction as the other cause.
                 failure = WebSocketError(
-                    .unsupported,
-                    "watchOS allows URLSessionWebSocketTask only in an app with an active audio "
-                        + "session or CallKit call (Apple TN3135, low-level networking on watchOS); "
-                        + "the connection failed: "
-                        + (error?.localizedDescription ?? "not connected to the internet"))
+                    .connectionFailed,
+                    (error?.localizedDescription ?? "not connected to the internet")
+                        + " (on watchOS also the error of an app without an active audio session or "
+                        + "CallKit call, which alone may use URLSessionWebSocketTask: Apple TN3135)")
             } else {
                 failure = WebSocketError(
                     .connectionFailed, error?.localizedDescription ?? "connection failed")

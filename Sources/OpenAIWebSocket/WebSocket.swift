@@ -126,12 +126,15 @@ public final class WebSocket: Sendable {
                 }
                 throw WebSocketError(
                     .unsupported, "the built-in WebSocket transport runs on Linux only")
-            #elseif canImport(OpenAIWebSocketOpenSSL)
+            #elseif canImport(Glibc) && canImport(OpenAIWebSocketOpenSSL)
                 return try SocketConnection(
                     handshake: handshake, configuration: configuration, sink: sink)
             #else
+                // The socket code is written for glibc's spellings; Musl (the static Linux SDK) is
+                // not compiled, nor claimed.
                 throw WebSocketError(
-                    .unsupported, "the built-in WebSocket transport needs OpenSSL (OpenAIWebSocketOpenSSL)")
+                    .unsupported,
+                    "the built-in WebSocket transport needs glibc and OpenSSL (OpenAIWebSocketOpenSSL)")
             #endif
         }
     }

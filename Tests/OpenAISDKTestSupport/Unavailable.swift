@@ -7,10 +7,14 @@ import XCTest
 public enum Unavailable {
     /// The error to throw: `XCTSkip(message)` outside CI, a failure naming `message` in CI.
     ///
-    /// - Parameter message: What is missing and how to get it.
+    /// - Parameters:
+    ///   - message: What is missing and how to get it.
+    ///   - environment: Where `CI` is read (the process's environment).
     /// - Returns: An error for `throw`.
-    public static func skip(_ message: String) -> any Error {
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
+    public static func skip(
+        _ message: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> any Error {
+        if environment["CI"] == "true" {
             return MissingInCI(message: "CI=true: this test must run, but \(message)")
         }
         return XCTSkip(message)

@@ -10,9 +10,11 @@ import Foundation
 ///
 /// CFNetwork reads `URLRequest.httpBodyStream` with run-loop scheduling calls that a custom
 /// `InputStream` subclass does not implement (it has long crashed on them), and a body it must
-/// send again (a 307 or 308 redirect, an authentication challenge, a connection reset before the
-/// reply) needs a delegate's `needNewBodyStream`. A file has neither problem: URLSession reads it
-/// as often as it needs, and sends its `Content-Length`. The body goes through memory one chunk at
+/// send again itself (an authentication challenge, a connection reset before the reply) needs a
+/// delegate's `needNewBodyStream`. A file has neither problem: URLSession reads it as often as it
+/// needs, and sends its `Content-Length`. Redirects are not among those resends: URLSession does
+/// not follow one with the body (``RedirectPolicy`` decides), and a same-origin 307 or 308 is sent
+/// again by the client, whose new attempt spools the body to a new file, as a retry does. The body goes through memory one chunk at
 /// a time (``chunkSize``), so memory stays bounded as on Linux; it costs the body's size on disk
 /// while the request runs. The file is readable by its owner only and removed when the request
 /// ends, however it ends.

@@ -345,8 +345,12 @@ final class CLIBehaviorTests: XCTestCase {
     ///
     /// - Throws: ``Unavailable/skip(_:)`` when the shell is not installed (`Scripts/test.sh` installs it).
     private static func shell(_ name: String, _ script: String, binary: URL) throws -> String {
-        guard let path = ["/usr/bin/\(name)", "/bin/\(name)"].first(where: FileManager.default.isExecutableFile)
-        else { throw Unavailable.skip("\(name) is not installed: run Scripts/test.sh (it installs zsh and fish)") }
+        // Where Debian, macOS and Homebrew (Apple silicon, Intel) put it, then the PATH's folders.
+        let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
+        let folders = ["/usr/bin", "/bin", "/opt/homebrew/bin", "/usr/local/bin"] + path
+        guard let path = folders.map({ "\($0)/\(name)" }).first(where: FileManager.default.isExecutableFile) else {
+            throw Unavailable.skip("\(name) is not installed: run Scripts/test.sh (it installs zsh and fish)")
+        }
         // A home of its own, removed after: fish writes its configuration and history there.
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
