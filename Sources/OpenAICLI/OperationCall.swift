@@ -59,13 +59,8 @@ struct OperationCall {
             try await printAsItArrives(options: options, printer: printer, upload: upload)
             return
         }
-        let response: HTTPResponse
-        do {
-            response = try await client.sendRaw(try input.request(for: operation), options: options)
-            upload?.end()
-        } catch {
-            upload?.end()
-            throw error
+        let response = try await ending(upload) {
+            try await client.sendRaw(try input.request(for: operation), options: options)
         }
         switch operation.reply {
         case .binary: try terminal.write(response.body)
@@ -108,18 +103,20 @@ struct OperationCall {
         }
     }
 
+    /// What `send` returns, the upload's progress bar ended once it has (the reply head arrived, or
+    /// the request failed).
+    private func ending<Reply>(_ upload: ProgressBar?, _ send: () async throws -> Reply) async throws -> Reply {
+        defer { upload?.end() }
+        return try await send()
+    }
+
     /// Writes a binary reply into a FIFO or a device as its chunks arrive (a reader at the other end
     /// gets them at once; nothing is held, nor written to a temporary file).
     private func downloadDirectly(into destination: OutputDestination, options: RequestOptions, upload: ProgressBar?)
         async throws
     {
-        let response: HTTPStreamingResponse
-        do {
-            response = try await client.openReply(try input.request(for: operation), options: options)
-            upload?.end()
-        } catch {
-            upload?.end()
-            throw error
+        let response = try await ending(upload) {
+            try await client.openReply(try input.request(for: operation), options: options)
         }
         let (handle, _) = try destination.open()
         defer { try? handle.close() }
@@ -146,13 +143,8 @@ struct OperationCall {
     /// - Throws: ``CLIError/failure(_:)`` for a JSON reply that is not JSON (after what came before
     ///   the error was printed); ``OpenAIError`` for the request.
     private func printAsItArrives(options: RequestOptions, printer: ReplyPrinter, upload: ProgressBar?) async throws {
-        let response: HTTPStreamingResponse
-        do {
-            response = try await client.openReply(try input.request(for: operation), options: options)
-            upload?.end()
-        } catch {
-            upload?.end()
-            throw error
+        let response = try await ending(upload) {
+            try await client.openReply(try input.request(for: operation), options: options)
         }
         let type = (response.value(forHeader: "Content-Type") ?? "").lowercased()
         let format = printer.effectiveFormat
