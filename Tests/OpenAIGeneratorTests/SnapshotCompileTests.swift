@@ -7,9 +7,12 @@ import OpenAISDKTestSupport
 /// Swift 6 language mode: the expected outputs must compile with zero errors, and with zero warnings
 /// on the newest compiler (``warningsFail``).
 final class SnapshotCompileTests: XCTestCase {
-    /// Whether a warning fails a fixture: on the newest compiler only. Older ones (Swift 6.0–6.2,
-    /// in `platforms.yml`) warn differently about the same code; there errors alone decide.
-    #if compiler(>=6.3)
+    /// Whether a warning fails a fixture: on the newest compiler, on Linux. Older compilers (Swift
+    /// 6.0–6.2, in `platforms.yml`) warn differently about the same code, and Apple's SDKs add
+    /// warnings of their own (deprecations and availability in their Foundation overlay, which
+    /// Linux's swift-corelibs-foundation does not have); there errors alone decide, and the
+    /// warnings are printed, for a reader to fix or list (CONTRIBUTING, GitHub workflows: `platforms.yml`).
+    #if compiler(>=6.3) && !canImport(Darwin)
         static let warningsFail = true
     #else
         static let warningsFail = false
@@ -60,6 +63,10 @@ final class SnapshotCompileTests: XCTestCase {
                     \(outcome.fixture): swiftc exited \(outcome.status) with \(warnings.count) warning(s):
                     \(outcome.output)
                     """)
+            } else if !warnings.isEmpty {
+                print(
+                    "SnapshotCompileTests: \(outcome.fixture): \(warnings.count) warning(s), not failing on this "
+                        + "compiler or SDK (warningsFail):\n" + warnings.joined(separator: "\n"))
             }
         }
         print(
