@@ -13,7 +13,7 @@ import Foundation
 /// send again itself (an authentication challenge, a connection reset before the reply) needs a
 /// delegate's `needNewBodyStream`. A file has neither problem: URLSession reads it as often as it
 /// needs, and sends its `Content-Length`. Redirects are not among those resends: URLSession does
-/// not follow one with the body (``RedirectPolicy`` decides), and a same-origin 307 or 308 is sent
+/// not follow one with the body (`RedirectPolicy` decides), and a same-origin 307 or 308 is sent
 /// again by the client, whose new attempt spools the body to a new file, as a retry does. The body goes through memory one chunk at
 /// a time (``chunkSize``), so memory stays bounded as on Linux; it costs the body's size on disk
 /// while the request runs. The file is readable by its owner only and removed when the request

@@ -18,7 +18,7 @@ import Foundation
 /// other streamed body (a multipart form) is first written to a temporary file, readable by its
 /// owner only and removed when the request ends, and uploaded from there: CFNetwork is never
 /// handed a custom `InputStream`, and it reads the file again when it resends the body itself (an
-/// authentication challenge; a redirect is resent by the client, ``RedirectPolicy``). The
+/// authentication challenge; a redirect is resent by the client, `RedirectPolicy`). The
 /// body passes through memory 512 KiB at a time and costs its size on disk while the request runs.
 ///
 /// A streamed reply (``stream(_:timeouts:)``) is read with back-pressure: while its reader is
