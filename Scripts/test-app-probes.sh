@@ -10,6 +10,7 @@
 #   XcodeAppDefaultsSwift6  the same in the Swift 6 language mode;
 #   Swift5Mode              the Swift 5 language mode and nothing else;
 #   Swift6Complete          the Swift 6 language mode (complete concurrency checking).
+# In the direct build (below) the DocC articles' blocks are type-checked too (Scripts/app-probes/make_docc_probe.py).
 # Each probe then runs against Scripts/testserver (on ../shared/spec/openapi.yaml and ../shared/fixtures), configured
 # from the environment as the README says (`OpenAIClient()` reads OPENAI_API_KEY, OPENAI_BASE_URL and
 # OPENAI_CUSTOM_HEADERS); Scripts/app-probes/check_probe_run.py checks every request it made against the spec and
@@ -97,6 +98,24 @@ print("\n".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$PACKAGE/swiftc-fl
             -o "$BIN_DIR/$probe"
     done
     echo "test-app-probes: built in $(elapsed_since "$start")s"
+
+    # The DocC articles' blocks (Scripts/app-probes/make_docc_probe.py: a file per article, a function per block),
+    # type-checked in the Swift 6 language mode with MemberImportVisibility. They are fragments of a story (a value
+    # set but not used is fine); an error, or any other warning (a deprecation), fails.
+    DOCC="$PROBES_DIR/docc"
+    python3 Scripts/app-probes/make_docc_probe.py "$ROOT" "$DOCC"
+    for module in OpenAI OpenAIRealtime; do
+        echo "+ swiftc -typecheck -swift-version 6 -enable-upcoming-feature MemberImportVisibility $DOCC/$module/*.swift"
+        if ! swiftc -typecheck -swift-version 6 -enable-upcoming-feature MemberImportVisibility -I "$SDK_BIN/Modules" \
+            ${C_MODULE[@]+"${C_MODULE[@]}"} -Xcc "-fmodule-map-file=$ROOT/Sources/COpenSSL/module.modulemap" \
+            "$DOCC/$module/"*.swift >"$DOCC/$module.log" 2>&1 ||
+            grep -E ': (error|warning):' "$DOCC/$module.log" | grep -v '\[#no-usage\]' | grep -q .; then
+            grep -E ': (error|warning):' "$DOCC/$module.log" | grep -v '\[#no-usage\]' >&2 || cat "$DOCC/$module.log" >&2
+            echo "test-app-probes: FAILED: the $module DocC articles' code does not type-check" >&2
+            exit 1
+        fi
+    done
+    echo "test-app-probes: the DocC articles' blocks type-check"
 fi
 
 SHARED="$ROOT/../shared"
