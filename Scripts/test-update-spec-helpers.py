@@ -2,7 +2,7 @@
 """Helpers of Scripts/test-update-spec.sh (its Python parts, called as `test-update-spec-helpers.py COMMAND ARGS...`):
 copying, tree states, spec edits, checks of the workflow and the docs, signals."""
 
-import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -13,12 +13,16 @@ import sys
 import time
 
 
-def digest(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+def _load_update_spec_helpers():
+    """Scripts/update-spec-helpers.py as a module (its name has dashes), for the helpers both scripts use."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "update-spec-helpers.py")
+    spec = importlib.util.spec_from_file_location("update_spec_helpers", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+digest = _load_update_spec_helpers().digest
 
 
 def same_file(a, b):

@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from make_probe_package import DECLARATION, write  # noqa: E402
+from make_probe_package import split, write  # noqa: E402
 
 # The names the articles' blocks use without declaring them, and their types.
 CONTEXT = [
@@ -76,19 +76,9 @@ def article(module: str, name: str, text: str) -> tuple[str, int]:
         if not is_statements(block):
             continue
         count += 1
-        statements, inside, depth = [], False, 0
-        for line in block:
-            if re.match(r"import\s", line):
-                imports.add(line.strip())
-                continue
-            if not inside and DECLARATION.match(line):
-                inside, depth = True, 0
-            if inside:
-                declarations.append(line)
-                depth += line.count("{") - line.count("}")
-                inside = depth != 0
-            else:
-                statements.append(line)
+        own_imports, types, statements = split(block)
+        imports.update(line.strip() for line in own_imports)
+        declarations += types
         body = "\n".join(("    " + line) if line.strip() else "" for line in statements)
         function = f"func {name.replace('-', '')}{number}({parameters}) async throws"
         functions.append(f"// {name}.md, block {number}\n{function} {{\n{body}\n}}\n")
