@@ -77,4 +77,34 @@ final class GeneratorRealSpecTests: XCTestCase {
         XCTAssertTrue(result.diagnostics.allSatisfy { $0.location.mark.line > 0 })
         XCTAssertEqual(result.operationCount, 288)
     }
+
+    /// The spec's `Beta…` repeats of other schemas are `typealias`es of them; those that differ
+    /// (an `agent` member more, a reference to one that differs) stay types of their own.
+    func testBetaRepeatsOfTheLockedSpecAreAliases() throws {
+        let (bytes, path) = try Self.lockedSpec()
+        let document = try OpenAPILoader().load(bytes, file: path)
+        let (model, _) = try Translator().translate(document)
+        var aliases: [String: String] = [:]
+        var types: Set<String> = []
+        for top in model.declarations where top.resourceType == nil {
+            if case .alias(let decl) = top.declaration, case .named(let target) = decl.target {
+                aliases[decl.name] = target
+            } else {
+                types.insert(top.declaration.name)
+            }
+        }
+        let betaAliases = aliases.filter { $0.key.hasPrefix("Beta") && $0.value == String($0.key.dropFirst(4)) }
+        XCTAssertGreaterThanOrEqual(betaAliases.count, 200, "Beta repeats emitted as aliases")
+        // Every alias names a declared type, never another Beta repeat.
+        for (alias, target) in betaAliases {
+            XCTAssertTrue(types.contains(target), "\(alias) = \(target)")
+            XCTAssertFalse(target.hasPrefix("Beta"), "\(alias) = \(target)")
+        }
+        XCTAssertEqual(aliases["BetaResponseUsage"], "ResponseUsage")
+        XCTAssertEqual(aliases["BetaCodeInterpreterTool"], "CodeInterpreterTool")
+        XCTAssertEqual(aliases["BetaMetadata"], "Metadata")
+        // `agent` is a member only the Beta schema has.
+        XCTAssertTrue(types.contains("BetaResponseCreatedEvent"))
+        XCTAssertTrue(types.contains("BetaResponse"))
+    }
 }

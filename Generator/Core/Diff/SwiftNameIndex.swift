@@ -128,14 +128,3 @@ struct SwiftNameIndex {
         return nil
     }
 }
-
-extension Declaration {
-    var documentation: Documentation {
-        switch self {
-        case .structure(let decl): decl.documentation
-        case .openEnum(let decl): decl.documentation
-        case .union(let decl): decl.documentation
-        case .alias(let decl): decl.documentation
-        }
-    }
-}

@@ -170,4 +170,32 @@ public indirect enum Declaration: Hashable, Sendable {
         case .alias(let decl): decl.name
         }
     }
+
+    /// The declaration's own documentation.
+    public var documentation: Documentation {
+        get {
+            switch self {
+            case .structure(let decl): decl.documentation
+            case .openEnum(let decl): decl.documentation
+            case .union(let decl): decl.documentation
+            case .alias(let decl): decl.documentation
+            }
+        }
+        set {
+            switch self {
+            case .structure(var decl):
+                decl.documentation = newValue
+                self = .structure(decl)
+            case .openEnum(var decl):
+                decl.documentation = newValue
+                self = .openEnum(decl)
+            case .union(var decl):
+                decl.documentation = newValue
+                self = .union(decl)
+            case .alias(var decl):
+                decl.documentation = newValue
+                self = .alias(decl)
+            }
+        }
+    }
 }

@@ -7,6 +7,9 @@ public struct Documentation: Hashable, Sendable {
     /// What the schema states about a member's values, one sentence each (`Default: `1`.`, `At least 0, at most
     /// 2.`): a paragraph of its own after the summary, and after the first sentence in a `- Parameters:` line.
     public var facts: [String]
+    /// Paragraphs the doc comment ends with, after the deprecation note: what a pass after
+    /// translation adds (the other name of the same type, ``IdenticalComponents``).
+    public var notes: [String] = []
 
     public init(summary: String?, remark: String, deprecated: Bool = false, facts: [String] = []) {
         self.summary = summary

@@ -18,7 +18,7 @@ struct DeclarationRenderer {
         case .alias(let decl):
             printer.documentation(
                 decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
-                extra: deprecationNote(decl.documentation))
+                extra: notes(decl.documentation))
             printer.line("\(access) typealias \(decl.name) = \(decl.target.swift)")
         }
     }
@@ -33,8 +33,11 @@ struct DeclarationRenderer {
         return (lines + (facts.isEmpty ? [] : ["", facts])).joined(separator: "\n")
     }
 
-    func deprecationNote(_ documentation: Documentation) -> [String] {
-        documentation.deprecated ? ["- Important: Deprecated in the OpenAI API."] : []
+    /// The asides a type's doc comment ends with: the deprecation, then the documentation's
+    /// ``Documentation/notes``.
+    func notes(_ documentation: Documentation) -> [String] {
+        (documentation.deprecated ? ["- Important: Deprecated in the OpenAI API."] : [])
+            + documentation.notes.map { "- Note: " + $0 }
     }
 
     /// The Swift type of a stored property.
@@ -47,7 +50,7 @@ struct DeclarationRenderer {
         let constants = decl.properties.filter { $0.constant != nil }
         printer.documentation(
             decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
-            extra: deprecationNote(decl.documentation))
+            extra: notes(decl.documentation))
         let conformances = ([Self.valueConformances] + decl.conformances.map(\.rawValue)).joined(separator: ", ")
         let secrets = decl.properties.filter { $0.isSecret && $0.constant == nil }
         printer.block("\(access) struct \(decl.name): \(conformances)") { body in
@@ -288,8 +291,8 @@ struct DeclarationRenderer {
         printer.documentation(
             decl.documentation.summary,
             remark: "Generated from `\(decl.documentation.remark)`.",
-            extra: deprecationNote(decl.documentation)
-                + ["An open enumeration: values this SDK does not list decode and re-encode unchanged."])
+            extra: ["An open enumeration: values this SDK does not list decode and re-encode unchanged."]
+                + notes(decl.documentation))
         printer.block("\(access) struct \(decl.name): OpenEnum") { body in
             body.line("/// The wire value.")
             body.line("\(access) var rawValue: Swift.String")
@@ -310,16 +313,15 @@ struct DeclarationRenderer {
     }
 
     func renderUnion(_ decl: UnionDecl, into printer: inout CodePrinter) {
-        var notes = deprecationNote(decl.documentation)
-        if let discriminator = decl.discriminator {
-            notes.append("Decoded by the `\(discriminator)` member; an unknown value decodes as ``unknown(_:)``.")
-        } else {
-            notes.append(
-                "Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.")
-        }
+        let decoding =
+            if let discriminator = decl.discriminator {
+                "Decoded by the `\(discriminator)` member; an unknown value decodes as ``unknown(_:)``."
+            } else {
+                "Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``."
+            }
         printer.documentation(
             decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
-            extra: notes)
+            extra: [decoding] + notes(decl.documentation))
         let conformances = ([Self.valueConformances, "UnknownCaseRepresentable"] + decl.conformances.map(\.rawValue))
             .joined(separator: ", ")
         let stringCase = decl.cases.first { $0.type == .string }

@@ -255,6 +255,9 @@ public struct Translator {
             operations, declarations: declarations,
             defaults: overlays.mapValues(\.bodyDefaults).filter { !$0.value.isEmpty },
             overridesFile: document.overlayFile, diagnostics: &modelDiagnostics)
+        // After the passes that read structs through the names operations use; before the references
+        // are qualified, so that both sides of a pair are compared as written.
+        declarations = IdenticalComponents.merge(declarations)
         // Last: the passes above look declarations up by their unqualified paths.
         declarations = ShadowedReferences.qualify(declarations)
         return (

@@ -55,21 +55,27 @@ public struct RunnableFunction: Sendable {
         run: @escaping @Sendable (Arguments) async throws -> String
     ) throws {
         self.definition = try FunctionObject(name: name, description: description, arguments: arguments, strict: strict)
-        // `Arguments` (its metatype and conformance) is used only inside `decodeAndRun`, which
-        // captures `isolation` and so runs on it: the domain the caller passed the conformance
-        // from. The compiler cannot see that a closure stored in a `Sendable` value keeps its
-        // isolation, hence `nonisolated(unsafe)` on the closure; the decoded value is new (made
-        // from the model's text just now) and handed to `run` alone, hence on the value.
-        nonisolated(unsafe) let decodeAndRun: (String) async throws -> String = { text in
-            _ = isolation
+        // Written so that every toolchain from Swift 6.0 reads it the same way, without the rules
+        // that changed between 6.0, 6.1 and 6.2 (closure isolation inferred from captures,
+        // `nonisolated(unsafe)` locals captured by a `@Sendable` closure, `SendableMetatype`):
+        // - `decodeAndRun` takes the actor as an `isolated` parameter of its own, so it runs on
+        //   `isolation` because its type says so (SE-0313), not because it captures `isolation`.
+        //   The decoding inside it is synchronous and so stays there: the domain the caller passed
+        //   `Arguments`' conformance from.
+        // - It is not `Sendable` (it holds `Arguments`, its metatype and conformance), so it crosses
+        //   into the `@Sendable` `run` in an `@unchecked Sendable` box, whose meaning has not
+        //   changed since Swift 5.5: it is only ever called on `isolation`, through the box.
+        // - The decoded value is new (made from the model's text just now) and handed to `run`
+        //   alone; Swift 6.3 cannot tell ("sending 'value' risks causing data races": the value comes
+        //   from generic code), hence `nonisolated(unsafe)` on that local, which every toolchain
+        //   since 5.10 reads the same way. No closure captures it.
+        let decodeAndRun: (isolated (any Actor)?, String) async throws -> String = { _, text in
             nonisolated(unsafe) let value = try StructuredOutputError.decode(
                 Arguments.self, from: text, what: "the arguments")
             return try await run(value)
         }
-        self.run = { text in
-            _ = isolation
-            return try await decodeAndRun(text)
-        }
+        let box = IsolatedFunction(decodeAndRun)
+        self.run = { text in try await box.function(isolation, text) }
     }
 
     /// A function declared by hand: `run` gets the model's arguments as JSON text.
@@ -347,5 +353,17 @@ extension RunnableFunction {
         } catch {
             return "Error: \(error)"
         }
+    }
+}
+
+/// A function that runs on the actor it is given, carried into a `@Sendable` closure.
+///
+/// `@unchecked Sendable`: the function is only called with the actor it was made for, and runs
+/// there (its first parameter is `isolated`), so its state is never touched from two domains.
+private struct IsolatedFunction: @unchecked Sendable {
+    let function: (isolated (any Actor)?, String) async throws -> String
+
+    init(_ function: @escaping (isolated (any Actor)?, String) async throws -> String) {
+        self.function = function
     }
 }

@@ -2106,6 +2106,7 @@ public struct ModelIDs: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaModelIDsShared``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsShared`.
 public struct ModelIDsShared: OpenEnum {
@@ -2458,6 +2459,8 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
 }
 
 /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Note: Also named ``BetaPromptCacheBreakpointParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointParam`.
 public struct PromptCacheBreakpointParam: Codable, Equatable, Sendable, SpecDeviationReporting {

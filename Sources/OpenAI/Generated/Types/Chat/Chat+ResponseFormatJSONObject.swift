@@ -9,6 +9,8 @@ import OpenAIRuntime
 /// model will not generate JSON without a system or user message instructing it
 /// to do so.
 ///
+/// - Note: Also named ``BetaResponseFormatJSONObject``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonObject`.
 public struct ResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -165,10 +167,14 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
 /// The schema for the response format, described as a JSON Schema object.
 /// Learn how to build JSON schemas [here](https://json-schema.org/).
 ///
+/// - Note: Also named ``BetaResponseFormatJSONSchemaSchema``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonSchemaSchema`.
 public typealias ResponseFormatJSONSchemaSchema = JSONObject
 
 /// Default response format. Used to generate text responses.
+///
+/// - Note: Also named ``BetaResponseFormatText``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatText`.
 public struct ResponseFormatText: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -268,6 +274,7 @@ public struct ServiceTier: OpenEnum {
 /// `medium`.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaVerbosity``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Verbosity/anyOf/0`.
 public struct Verbosity: OpenEnum {

@@ -782,8 +782,8 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// `none` is the default when no functions are present. `auto` is the default
     /// if functions are present.
     ///
-    /// - Important: Deprecated in the OpenAI API.
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call`.
     public enum FunctionCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {

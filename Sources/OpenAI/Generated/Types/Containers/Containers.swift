@@ -236,6 +236,8 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
     public var nextPageCursor: Swift.String? { lastID }
 }
 
+/// - Note: Also named ``BetaContainerNetworkPolicyAllowlistParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyAllowlistParam`.
 public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
@@ -291,6 +293,8 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
     }
 }
 
+/// - Note: Also named ``BetaContainerNetworkPolicyDisabledParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDisabledParam`.
 public struct ContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -325,6 +329,8 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable,
     }
 }
 
+/// - Note: Also named ``BetaContainerNetworkPolicyDomainSecretParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDomainSecretParam`.
 public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
@@ -867,6 +873,8 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
     }
 }
 
+/// - Note: Also named ``BetaInlineSkillParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/InlineSkillParam`.
 public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
@@ -927,6 +935,8 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
 
 /// Inline skill payload
 ///
+/// - Note: Also named ``BetaInlineSkillSourceParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/InlineSkillSourceParam`.
 public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded skill zip bundle.
@@ -973,6 +983,8 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
     }
 }
 
+/// - Note: Also named ``BetaSkillReferenceParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/SkillReferenceParam`.
 public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.

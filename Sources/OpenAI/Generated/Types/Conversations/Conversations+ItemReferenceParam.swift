@@ -50,6 +50,8 @@ public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationRep
 
 /// A collection of keypresses the model would like to perform.
 ///
+/// - Note: Also named ``BetaKeyPressAction``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/KeyPressAction`.
 public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
@@ -94,6 +96,8 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
 
 /// Represents the use of a local environment to perform shell actions.
 ///
+/// - Note: Also named ``BetaLocalEnvironmentResource``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentResource`.
 public struct LocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -129,6 +133,8 @@ public struct LocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// Execute a shell command on the server.
+///
+/// - Note: Also named ``BetaLocalShellExecAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellExecAction`.
 public struct LocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -330,6 +336,8 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// The log probability of a token.
+///
+/// - Note: Also named ``BetaLogProb``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LogProb`.
 public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -654,6 +662,8 @@ public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting
 
 /// A tool available on an MCP server.
 ///
+/// - Note: Also named ``BetaMCPListToolsTool``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/MCPListToolsTool`.
 public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the tool.
@@ -717,6 +727,8 @@ public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationRepor
     }
 }
 
+/// - Note: Also named ``BetaMCPProtocolError``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/MCPProtocolError`.
 public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var code: Swift.Int
@@ -859,6 +871,7 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaMCPToolCallError``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallError`.
 public enum MCPToolCallError: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -901,6 +914,7 @@ public enum MCPToolCallError: Codable, Equatable, Sendable, UnknownCaseRepresent
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaMCPToolCallStatus``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallStatus`.
 public struct MCPToolCallStatus: OpenEnum {
@@ -926,6 +940,8 @@ public struct MCPToolCallStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
+/// - Note: Also named ``BetaMCPToolExecutionError``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/MCPToolExecutionError`.
 public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var content: JSONValue
@@ -1117,6 +1133,7 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaMessagePhase``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MessagePhase`.
 public struct MessagePhase: OpenEnum {
@@ -1134,6 +1151,7 @@ public struct MessagePhase: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaMessagePhase2``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MessagePhase-2`.
 public struct MessagePhase2: OpenEnum {
@@ -1151,6 +1169,7 @@ public struct MessagePhase2: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaMessageRole``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MessageRole`.
 public struct MessageRole: OpenEnum {
@@ -1186,6 +1205,7 @@ public struct MessageRole: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaMessageStatus``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MessageStatus`.
 public struct MessageStatus: OpenEnum {
@@ -1206,6 +1226,8 @@ public struct MessageStatus: OpenEnum {
 }
 
 /// A mouse move action.
+///
+/// - Note: Also named ``BetaMoveParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MoveParam`.
 public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1266,6 +1288,8 @@ public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
 }
 
 /// A text output from the model.
+///
+/// - Note: Also named ``BetaOutputTextContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputTextContent`.
 public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1595,6 +1619,7 @@ public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviatio
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaProgramOutputItemStatus``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramOutputItemStatus`.
 public struct ProgramOutputItemStatus: OpenEnum {
@@ -1612,6 +1637,7 @@ public struct ProgramOutputItemStatus: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaProgramOutputStatus``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramOutputStatus`.
 public struct ProgramOutputStatus: OpenEnum {
@@ -1628,6 +1654,8 @@ public struct ProgramOutputStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
+/// - Note: Also named ``BetaProgramToolCallCaller``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
 public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The call ID of the program item that produced this tool call.
@@ -1670,6 +1698,8 @@ public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviation
     }
 }
 
+/// - Note: Also named ``BetaProgramToolCallCallerParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ProgramToolCallCallerParam`.
 public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The call ID of the program item that produced this tool call.
@@ -1715,6 +1745,8 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
 }
 
 /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Note: Also named ``BetaPromptCacheBreakpointConfig``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointConfig`.
 public struct PromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -92,6 +92,8 @@ public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReportin
 
 /// Reasoning text from the model.
 ///
+/// - Note: Also named ``BetaReasoningTextContent``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ReasoningTextContent`.
 public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The reasoning text from the model.
@@ -135,6 +137,8 @@ public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// A refusal from the model.
+///
+/// - Note: Also named ``BetaRefusalContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/RefusalContent`.
 public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -180,6 +184,8 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
 
 /// A screenshot action.
 ///
+/// - Note: Also named ``BetaScreenshotParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ScreenshotParam`.
 public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -215,6 +221,8 @@ public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReport
 }
 
 /// A scroll action.
+///
+/// - Note: Also named ``BetaScrollParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ScrollParam`.
 public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -290,6 +298,8 @@ public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting 
 
 /// A summary text from the model.
 ///
+/// - Note: Also named ``BetaSummaryTextContent``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/SummaryTextContent`.
 public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// A summary of the reasoning output from the model so far.
@@ -334,6 +344,8 @@ public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationRep
 
 /// A text content.
 ///
+/// - Note: Also named ``BetaTextContent``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/TextContent`.
 public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
@@ -375,6 +387,7 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
 /// The execution context that produced this tool call.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaToolCallCaller``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolCallCaller`.
 public enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -414,6 +427,7 @@ public enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentab
 /// The execution context that produced this tool call.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaToolCallCallerParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolCallCallerParam`.
 public enum ToolCallCallerParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -604,6 +618,7 @@ public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviati
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaToolSearchExecutionType``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolSearchExecutionType`.
 public struct ToolSearchExecutionType: OpenEnum {
@@ -775,6 +790,8 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
 
 /// The top log probability of a token.
 ///
+/// - Note: Also named ``BetaTopLogProb``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/TopLogProb`.
 public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var token: Swift.String
@@ -824,6 +841,8 @@ public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
 }
 
 /// An action to type in text.
+///
+/// - Note: Also named ``BetaTypeParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TypeParam`.
 public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -910,6 +929,8 @@ public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
 
 /// A wait action.
 ///
+/// - Note: Also named ``BetaWaitParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/WaitParam`.
 public struct WaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -945,6 +966,8 @@ public struct WaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
 }
 
 /// Action type "find_in_page": Searches for a pattern within a loaded page.
+///
+/// - Note: Also named ``BetaWebSearchActionFind``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionFind`.
 public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -999,6 +1022,8 @@ public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationRe
 
 /// Action type "open_page" - Opens a specific URL from search results.
 ///
+/// - Note: Also named ``BetaWebSearchActionOpenPage``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionOpenPage`.
 public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The URL opened by the model.
@@ -1042,6 +1067,8 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
 }
 
 /// Action type "search" - Performs a web search query.
+///
+/// - Note: Also named ``BetaWebSearchActionSearch``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch`.
 public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviationReporting {

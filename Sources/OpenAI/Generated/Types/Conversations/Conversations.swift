@@ -116,6 +116,7 @@ public struct AdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaApplyPatchCallOutputStatus``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatus`.
 public struct ApplyPatchCallOutputStatus: OpenEnum {
@@ -135,6 +136,7 @@ public struct ApplyPatchCallOutputStatus: OpenEnum {
 /// Outcome values reported for apply_patch tool call outputs.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaApplyPatchCallOutputStatusParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatusParam`.
 public struct ApplyPatchCallOutputStatusParam: OpenEnum {
@@ -152,6 +154,7 @@ public struct ApplyPatchCallOutputStatusParam: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaApplyPatchCallStatus``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatus`.
 public struct ApplyPatchCallStatus: OpenEnum {
@@ -171,6 +174,7 @@ public struct ApplyPatchCallStatus: OpenEnum {
 /// Status values reported for apply_patch tool calls.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaApplyPatchCallStatusParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatusParam`.
 public struct ApplyPatchCallStatusParam: OpenEnum {
@@ -188,6 +192,8 @@ public struct ApplyPatchCallStatusParam: OpenEnum {
 }
 
 /// Instruction describing how to create a file via the apply_patch tool.
+///
+/// - Note: Also named ``BetaApplyPatchCreateFileOperation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperation`.
 public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -241,6 +247,8 @@ public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecD
 }
 
 /// Instruction for creating a new file via the apply_patch tool.
+///
+/// - Note: Also named ``BetaApplyPatchCreateFileOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperationParam`.
 public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -299,6 +307,8 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, 
 
 /// Instruction describing how to delete a file via the apply_patch tool.
 ///
+/// - Note: Also named ``BetaApplyPatchDeleteFileOperation``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperation`.
 public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Path of the file to delete.
@@ -342,6 +352,8 @@ public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecD
 }
 
 /// Instruction for deleting an existing file via the apply_patch tool.
+///
+/// - Note: Also named ``BetaApplyPatchDeleteFileOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperationParam`.
 public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -390,6 +402,7 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
 /// One of the create_file, delete_file, or update_file operations supplied to the apply_patch tool.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaApplyPatchOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchOperationParam`.
 public enum ApplyPatchOperationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -793,6 +806,8 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, S
 
 /// Instruction describing how to update a file via the apply_patch tool.
 ///
+/// - Note: Also named ``BetaApplyPatchUpdateFileOperation``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperation`.
 public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Path of the file to update.
@@ -845,6 +860,8 @@ public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecD
 }
 
 /// Instruction for updating an existing file via the apply_patch tool.
+///
+/// - Note: Also named ``BetaApplyPatchUpdateFileOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperationParam`.
 public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -902,6 +919,7 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, 
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaClickButtonType``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ClickButtonType`.
 public struct ClickButtonType: OpenEnum {
@@ -928,6 +946,8 @@ public struct ClickButtonType: OpenEnum {
 }
 
 /// A click action.
+///
+/// - Note: Also named ``BetaClickParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ClickParam`.
 public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -996,6 +1016,8 @@ public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
 
 /// The image output from the code interpreter.
 ///
+/// - Note: Also named ``BetaCodeInterpreterOutputImage``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterOutputImage`.
 public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The URL of the image output from the code interpreter.
@@ -1039,6 +1061,8 @@ public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDevi
 }
 
 /// The logs output from the code interpreter.
+///
+/// - Note: Also named ``BetaCodeInterpreterOutputLogs``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterOutputLogs`.
 public struct CodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1374,6 +1398,7 @@ public struct CompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDevi
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaComputerAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerAction`.
 public enum ComputerAction: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -1447,6 +1472,8 @@ public enum ComputerAction: Codable, Equatable, Sendable, UnknownCaseRepresentab
 
 /// Flattened batched actions for `computer_use`. Each action includes an
 /// `type` discriminator and action-specific fields.
+///
+/// - Note: Also named ``BetaComputerActionList``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerActionList`.
 public typealias ComputerActionList = [ComputerAction]
@@ -1528,6 +1555,7 @@ public struct ComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaComputerCallOutputStatus``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallOutputStatus`.
 public struct ComputerCallOutputStatus: OpenEnum {
@@ -1548,6 +1576,8 @@ public struct ComputerCallOutputStatus: OpenEnum {
 }
 
 /// A pending safety check for the computer call.
+///
+/// - Note: Also named ``BetaComputerCallSafetyCheckParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallSafetyCheckParam`.
 public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1606,6 +1636,8 @@ public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDe
 }
 
 /// A screenshot of a computer.
+///
+/// - Note: Also named ``BetaComputerScreenshotContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotContent`.
 public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1673,6 +1705,8 @@ public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDevia
 }
 
 /// A computer screenshot image used with the computer use tool.
+///
+/// - Note: Also named ``BetaComputerScreenshotImage``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotImage`.
 public struct ComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1967,6 +2001,8 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
 
 /// Represents a container created with /v1/containers.
 ///
+/// - Note: Also named ``BetaContainerReferenceResource``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceResource`.
 public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var containerID: Swift.String
@@ -2008,6 +2044,7 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
 /// Multi-modal input and output contents.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Content`.
 public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -2348,6 +2385,8 @@ public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
+///
+/// - Note: Also named ``BetaCoordParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CoordParam`.
 public struct CoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2736,6 +2775,7 @@ public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDev
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaDetailEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/DetailEnum`.
 public struct DetailEnum: OpenEnum {
@@ -2758,6 +2798,8 @@ public struct DetailEnum: OpenEnum {
     public static var original: Self { Self(rawValue: "original") }
 }
 
+/// - Note: Also named ``BetaDirectToolCallCaller``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
 public struct DirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2792,6 +2834,8 @@ public struct DirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationR
     }
 }
 
+/// - Note: Also named ``BetaDirectToolCallCallerParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCallerParam`.
 public struct DirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2827,6 +2871,8 @@ public struct DirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDevia
 }
 
 /// A double click action.
+///
+/// - Note: Also named ``BetaDoubleClickAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/DoubleClickAction`.
 public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2887,6 +2933,8 @@ public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationRepo
 }
 
 /// A drag action.
+///
+/// - Note: Also named ``BetaDragParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/DragParam`.
 public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {

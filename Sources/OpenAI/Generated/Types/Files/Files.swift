@@ -377,8 +377,8 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
 
     /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
     ///
-    /// - Important: Deprecated in the OpenAI API.
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/status`.
     public struct Status: OpenEnum {

@@ -1462,6 +1462,7 @@ public struct ImagesUsage: Codable, Equatable, Sendable, SpecDeviationReporting 
 /// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaInputFidelity``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputFidelity`.
 public struct InputFidelity: OpenEnum {

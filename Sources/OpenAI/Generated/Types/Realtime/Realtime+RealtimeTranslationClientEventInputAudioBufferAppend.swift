@@ -2012,10 +2012,13 @@ public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepr
     }
 }
 
+/// - Note: Also named ``BetaResponsePromptVariables``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables`.
 public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariablesValue]
 
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaResponsePromptVariablesValue``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
 public enum ResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
@@ -2071,6 +2074,8 @@ public enum ResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownC
 
 /// Use this option to force the model to call a specific function.
 ///
+/// - Note: Also named ``BetaToolChoiceFunction``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceFunction`.
 public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
@@ -2114,6 +2119,8 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
 }
 
 /// Use this option to force the model to call a specific tool on a remote MCP server.
+///
+/// - Note: Also named ``BetaToolChoiceMCP``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceMCP`.
 public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2176,6 +2183,7 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
 /// `required` means the model must call one or more tools.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaToolChoiceOptions``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceOptions`.
 public struct ToolChoiceOptions: OpenEnum {

@@ -231,6 +231,7 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaCallableToolAllowedCaller``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CallableToolAllowedCaller`.
 public struct CallableToolAllowedCaller: OpenEnum {
@@ -249,6 +250,8 @@ public struct CallableToolAllowedCaller: OpenEnum {
 
 /// Give the model access to additional tools via remote Model Context Protocol
 /// (MCP) servers. [Learn more about MCP](https://platform.openai.com/docs/guides/tools-remote-mcp).
+///
+/// - Note: Also named ``BetaMCPTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPTool`.
 public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -592,6 +595,8 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
 
 /// A filter object to specify which tools are allowed.
 ///
+/// - Note: Also named ``BetaMCPToolFilter``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/MCPToolFilter`.
 public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// List of allowed tool names.
@@ -664,6 +669,8 @@ public struct NoiseReductionType: OpenEnum {
 
 /// Reference to a prompt template and its variables.
 /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
+///
+/// - Note: Also named ``BetaPrompt``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Prompt/anyOf/0`.
 public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -6,409 +6,30 @@ import OpenAIRuntime
 
 /// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
 ///
+/// - Note: The same type as ``ComparisonFilter``: the spec's `BetaComparisonFilter` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter`.
-public struct BetaComparisonFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
-    /// - `eq`: equals
-    /// - `ne`: not equal
-    /// - `gt`: greater than
-    /// - `gte`: greater than or equal
-    /// - `lt`: less than
-    /// - `lte`: less than or equal
-    /// - `in`: in
-    /// - `nin`: not in
-    ///
-    /// Default: `"eq"`.
-    public var type: BetaComparisonFilter.TypeValue
-    /// The key to compare against the value.
-    public var key: Swift.String
-    /// The value to compare against the attribute key; supports string, number, or boolean types.
-    public var value: BetaComparisonFilter.Value
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaComparisonFilter`.
-    ///
-    /// - Parameters:
-    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`. Default: `"eq"`.
-    ///   - key: The key to compare against the value.
-    ///   - value: The value to compare against the attribute key; supports string, number, or boolean types.
-    public init(
-        type: BetaComparisonFilter.TypeValue,
-        key: Swift.String,
-        value: BetaComparisonFilter.Value
-    ) {
-        self.type = type
-        self.key = key
-        self.value = value
-    }
-
-    /// Decodes `BetaComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(BetaComparisonFilter.TypeValue.self, "type")
-        self.key = try reader.required(Swift.String.self, "key")
-        self.value = try reader.required(BetaComparisonFilter.Value.self, "value")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encode(self.key, "key")
-        try writer.encode(self.value, "value")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
-    /// - `eq`: equals
-    /// - `ne`: not equal
-    /// - `gt`: greater than
-    /// - `gte`: greater than or equal
-    /// - `lt`: less than
-    /// - `lte`: less than or equal
-    /// - `in`: in
-    /// - `nin`: not in
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// equals.
-        ///
-        /// The wire value `eq`.
-        public static var eq: Self { Self(rawValue: "eq") }
-
-        /// not equal.
-        ///
-        /// The wire value `ne`.
-        public static var ne: Self { Self(rawValue: "ne") }
-
-        /// greater than.
-        ///
-        /// The wire value `gt`.
-        public static var gt: Self { Self(rawValue: "gt") }
-
-        /// greater than or equal.
-        ///
-        /// The wire value `gte`.
-        public static var gte: Self { Self(rawValue: "gte") }
-
-        /// less than.
-        ///
-        /// The wire value `lt`.
-        public static var lt: Self { Self(rawValue: "lt") }
-
-        /// less than or equal.
-        ///
-        /// The wire value `lte`.
-        public static var lte: Self { Self(rawValue: "lte") }
-
-        /// in.
-        ///
-        /// The wire value `in`.
-        public static var `in`: Self { Self(rawValue: "in") }
-
-        /// not in.
-        ///
-        /// The wire value `nin`.
-        public static var nin: Self { Self(rawValue: "nin") }
-    }
-
-    /// The value to compare against the attribute key; supports string, number, or boolean types.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value`.
-    public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        case string(Swift.String)
-        case number(Swift.Double)
-        case boolean(Swift.Bool)
-        case values([BetaComparisonFilter.Value.Value])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.Double.self) {
-                self = .number(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.Bool.self) {
-                self = .boolean(value)
-                return
-            }
-            if let value = decoder.attemptCase([BetaComparisonFilter.Value.Value].self) {
-                self = .values(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .number(let value): try value.encode(to: encoder)
-            case .boolean(let value): try value.encode(to: encoder)
-            case .values(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
-        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-            case string(Swift.String)
-            case number(Swift.Double)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Creates the ``string(_:)`` case from a string literal.
-            public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                if let value = decoder.attemptCase(Swift.String.self) {
-                    self = .string(value)
-                    return
-                }
-                if let value = decoder.attemptCase(Swift.Double.self) {
-                    self = .number(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
+public typealias BetaComparisonFilter = ComparisonFilter
 
 /// Combine multiple filters using `and` or `or`.
 ///
+/// - Note: The same type as ``CompoundFilter``: the spec's `BetaCompoundFilter` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter`.
-public struct BetaCompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Type of operation: `and` or `or`.
-    public var type: BetaCompoundFilter.TypeValue
-    /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
-    public var filters: [BetaCompoundFilter.Filter]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaCompoundFilter = CompoundFilter
 
-    /// Creates a new `BetaCompoundFilter`.
-    ///
-    /// - Parameters:
-    ///   - type: Type of operation: `and` or `or`.
-    ///   - filters: Array of filters to combine.
-    public init(
-        type: BetaCompoundFilter.TypeValue,
-        filters: [BetaCompoundFilter.Filter]
-    ) {
-        self.type = type
-        self.filters = filters
-    }
-
-    /// Decodes `BetaCompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(BetaCompoundFilter.TypeValue.self, "type")
-        self.filters = try reader.required([BetaCompoundFilter.Filter].self, "filters")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encode(self.filters, "filters")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Type of operation: `and` or `or`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `and`
-        public static var and: Self { Self(rawValue: "and") }
-
-        /// `or`
-        public static var or: Self { Self(rawValue: "or") }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
-        case comparisonFilter(BetaComparisonFilter)
-        /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
-        case compoundFilter(BetaCompoundFilter)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
-            case "and", "or":
-                self = .compoundFilter(try BetaCompoundFilter(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .comparisonFilter(let value): try value.encode(to: encoder)
-            case .compoundFilter(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``ComputerAction``: the spec's `BetaComputerAction` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerAction`.
-public enum BetaComputerAction: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A click action. Selected when `type` is `click`.
-    case click(BetaClickParam)
-    /// A double click action. Selected when `type` is `double_click`.
-    case doubleClick(BetaDoubleClickAction)
-    /// A drag action. Selected when `type` is `drag`.
-    case drag(BetaDragParam)
-    /// A collection of keypresses the model would like to perform. Selected when `type` is `keypress`.
-    case keypress(BetaKeyPressAction)
-    /// A mouse move action. Selected when `type` is `move`.
-    case move(BetaMoveParam)
-    /// A screenshot action. Selected when `type` is `screenshot`.
-    case screenshot(BetaScreenshotParam)
-    /// A scroll action. Selected when `type` is `scroll`.
-    case scroll(BetaScrollParam)
-    /// An action to type in text. Selected when `type` is `type`.
-    case type(BetaTypeParam)
-    /// A wait action. Selected when `type` is `wait`.
-    case wait(BetaWaitParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "click":
-            self = .click(try BetaClickParam(from: decoder))
-        case "double_click":
-            self = .doubleClick(try BetaDoubleClickAction(from: decoder))
-        case "drag":
-            self = .drag(try BetaDragParam(from: decoder))
-        case "keypress":
-            self = .keypress(try BetaKeyPressAction(from: decoder))
-        case "move":
-            self = .move(try BetaMoveParam(from: decoder))
-        case "screenshot":
-            self = .screenshot(try BetaScreenshotParam(from: decoder))
-        case "scroll":
-            self = .scroll(try BetaScrollParam(from: decoder))
-        case "type":
-            self = .type(try BetaTypeParam(from: decoder))
-        case "wait":
-            self = .wait(try BetaWaitParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .click(let value): try value.encode(to: encoder)
-        case .doubleClick(let value): try value.encode(to: encoder)
-        case .drag(let value): try value.encode(to: encoder)
-        case .keypress(let value): try value.encode(to: encoder)
-        case .move(let value): try value.encode(to: encoder)
-        case .screenshot(let value): try value.encode(to: encoder)
-        case .scroll(let value): try value.encode(to: encoder)
-        case .type(let value): try value.encode(to: encoder)
-        case .wait(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaComputerAction = ComputerAction
 
 /// Flattened batched actions for `computer_use`. Each action includes an
 /// `type` discriminator and action-specific fields.
 ///
+/// - Note: The same type as ``ComputerActionList``: the spec's `BetaComputerActionList` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaComputerActionList`.
-public typealias BetaComputerActionList = [BetaComputerAction]
+public typealias BetaComputerActionList = ComputerActionList
 
 /// The output of a computer tool call.
 ///
@@ -493,265 +114,43 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
     }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ComputerCallOutputStatus``: the spec's `BetaComputerCallOutputStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputStatus`.
-public struct BetaComputerCallOutputStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
+public typealias BetaComputerCallOutputStatus = ComputerCallOutputStatus
 
 /// A pending safety check for the computer call.
 ///
+/// - Note: The same type as ``ComputerCallSafetyCheckParam``: the spec's `BetaComputerCallSafetyCheckParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallSafetyCheckParam`.
-public struct BetaComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the pending safety check.
-    public var id: Swift.String
-    /// The type of the pending safety check.
-    public var code: Swift.String?
-    /// Details about the pending safety check.
-    public var message: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaComputerCallSafetyCheckParam = ComputerCallSafetyCheckParam
 
-    /// Creates a new `BetaComputerCallSafetyCheckParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The ID of the pending safety check.
-    ///   - code: The type of the pending safety check.
-    ///   - message: Details about the pending safety check.
-    public init(
-        id: Swift.String,
-        code: Swift.String? = nil,
-        message: Swift.String? = nil
-    ) {
-        self.id = id
-        self.code = code
-        self.message = message
-    }
-
-    /// Decodes `BetaComputerCallSafetyCheckParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.code = try reader.optional(Swift.String.self, "code")
-        self.message = try reader.optional(Swift.String.self, "message")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.id, "id")
-        try writer.encodeIfPresent(self.code, "code")
-        try writer.encodeIfPresent(self.message, "message")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ComputerEnvironment``: the spec's `BetaComputerEnvironment` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerEnvironment`.
-public struct BetaComputerEnvironment: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `windows`
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    /// `mac`
-    public static var mac: Self { Self(rawValue: "mac") }
-
-    /// `linux`
-    public static var linux: Self { Self(rawValue: "linux") }
-
-    /// `ubuntu`
-    public static var ubuntu: Self { Self(rawValue: "ubuntu") }
-
-    /// `browser`
-    public static var browser: Self { Self(rawValue: "browser") }
-}
+public typealias BetaComputerEnvironment = ComputerEnvironment
 
 /// A screenshot of a computer.
 ///
+/// - Note: The same type as ``ComputerScreenshotContent``: the spec's `BetaComputerScreenshotContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotContent`.
-public struct BetaComputerScreenshotContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the screenshot image.
-    public var imageURL: Swift.String?
-    /// The identifier of an uploaded file that contains the screenshot.
-    public var fileID: Swift.String?
-    /// The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    public var detail: BetaImageDetail
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaComputerScreenshotContent`.
-    ///
-    /// - Parameters:
-    ///   - detail: The detail level of the screenshot image to be sent to the model.
-    ///   - imageURL: The URL of the screenshot image.
-    ///   - fileID: The identifier of an uploaded file that contains the screenshot.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
-    public init(
-        detail: BetaImageDetail,
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    /// Decodes `BetaComputerScreenshotContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "computer_screenshot", required: true)
-        self.imageURL = try reader.optional(Swift.String.self, "image_url")
-        self.fileID = try reader.optional(Swift.String.self, "file_id")
-        self.detail = try reader.required(BetaImageDetail.self, "detail")
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("computer_screenshot", "type")
-        try writer.encode(self.imageURL, "image_url")
-        try writer.encode(self.fileID, "file_id")
-        try writer.encode(self.detail, "detail")
-        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaComputerScreenshotContent = ComputerScreenshotContent
 
 /// A computer screenshot image used with the computer use tool.
 ///
+/// - Note: The same type as ``ComputerScreenshotImage``: the spec's `BetaComputerScreenshotImage` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotImage`.
-public struct BetaComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the screenshot image.
-    public var imageURL: Swift.String?
-    /// The identifier of an uploaded file that contains the screenshot.
-    public var fileID: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaComputerScreenshotImage`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The URL of the screenshot image.
-    ///   - fileID: The identifier of an uploaded file that contains the screenshot.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-    }
-
-    /// Decodes `BetaComputerScreenshotImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "computer_screenshot", required: true)
-        self.imageURL = try reader.optional(Swift.String.self, "image_url")
-        self.fileID = try reader.optional(Swift.String.self, "file_id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("computer_screenshot", "type")
-        try writer.encodeIfPresent(self.imageURL, "image_url")
-        try writer.encodeIfPresent(self.fileID, "file_id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaComputerScreenshotImage = ComputerScreenshotImage
 
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
 ///
+/// - Note: The same type as ``ComputerTool``: the spec's `BetaComputerTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaComputerTool`.
-public struct BetaComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaComputerTool`.
-    public init() {
-    }
-
-    /// Decodes `BetaComputerTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "computer", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("computer", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaComputerTool = ComputerTool
 
 /// A tool call to a computer use tool. See the
 /// [computer use guide](https://platform.openai.com/docs/guides/tools-computer-use) for more information.
@@ -1016,1086 +415,112 @@ public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, 
 
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
 ///
+/// - Note: The same type as ``ComputerUsePreviewTool``: the spec's `BetaComputerUsePreviewTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaComputerUsePreviewTool`.
-public struct BetaComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of computer environment to control.
-    public var environment: BetaComputerEnvironment
-    /// The width of the computer display.
-    public var displayWidth: Swift.Int
-    /// The height of the computer display.
-    public var displayHeight: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaComputerUsePreviewTool = ComputerUsePreviewTool
 
-    /// Creates a new `BetaComputerUsePreviewTool`.
-    ///
-    /// - Parameters:
-    ///   - environment: The type of computer environment to control.
-    ///   - displayWidth: The width of the computer display.
-    ///   - displayHeight: The height of the computer display.
-    public init(
-        environment: BetaComputerEnvironment,
-        displayWidth: Swift.Int,
-        displayHeight: Swift.Int
-    ) {
-        self.environment = environment
-        self.displayWidth = displayWidth
-        self.displayHeight = displayHeight
-    }
-
-    /// Decodes `BetaComputerUsePreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "computer_use_preview", required: true)
-        self.environment = try reader.required(BetaComputerEnvironment.self, "environment")
-        self.displayWidth = try reader.required(Swift.Int.self, "display_width")
-        self.displayHeight = try reader.required(Swift.Int.self, "display_height")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("computer_use_preview", "type")
-        try writer.encode(self.environment, "environment")
-        try writer.encode(self.displayWidth, "display_width")
-        try writer.encode(self.displayHeight, "display_height")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``ContainerAutoParam``: the spec's `BetaContainerAutoParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam`.
-public struct BetaContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// An optional list of uploaded files to make available to your code.
-    ///
-    /// At most 50 items.
-    public var fileIDs: [Swift.String]?
-    /// The memory limit for the container.
-    public var memoryLimit: BetaContainerMemoryLimit?
-    /// Network access policy for the container.
-    public var networkPolicy: BetaContainerAutoParam.NetworkPolicy?
-    /// An optional list of skills referenced by id or inline data.
-    ///
-    /// At most 200 items.
-    public var skills: [BetaContainerAutoParam.Skill]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaContainerAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code. At most 50 items.
-    ///   - memoryLimit: The memory limit for the container.
-    ///   - networkPolicy: Network access policy for the container.
-    ///   - skills: An optional list of skills referenced by id or inline data. At most 200 items.
-    public init(
-        fileIDs: [Swift.String]? = nil,
-        memoryLimit: BetaContainerMemoryLimit? = nil,
-        networkPolicy: BetaContainerAutoParam.NetworkPolicy? = nil,
-        skills: [BetaContainerAutoParam.Skill]? = nil
-    ) {
-        self.fileIDs = fileIDs
-        self.memoryLimit = memoryLimit
-        self.networkPolicy = networkPolicy
-        self.skills = skills
-    }
-
-    /// Decodes `BetaContainerAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "container_auto", required: true)
-        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
-        self.memoryLimit = try reader.optional(BetaContainerMemoryLimit.self, "memory_limit")
-        self.networkPolicy = try reader.optional(BetaContainerAutoParam.NetworkPolicy.self, "network_policy")
-        self.skills = try reader.optional([BetaContainerAutoParam.Skill].self, "skills")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("container_auto", "type")
-        try writer.encodeIfPresent(self.fileIDs, "file_ids")
-        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
-        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
-        try writer.encodeIfPresent(self.skills, "skills")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Network access policy for the container.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `disabled`.
-        case disabled(BetaContainerNetworkPolicyDisabledParam)
-        /// Selected when `type` is `allowlist`.
-        case allowlist(BetaContainerNetworkPolicyAllowlistParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "disabled":
-                self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
-            case "allowlist":
-                self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .disabled(let value): try value.encode(to: encoder)
-            case .allowlist(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/skills/items`.
-    public enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `skill_reference`.
-        case skillReference(BetaSkillReferenceParam)
-        /// Selected when `type` is `inline`.
-        case inline(BetaInlineSkillParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "skill_reference":
-                self = .skillReference(try BetaSkillReferenceParam(from: decoder))
-            case "inline":
-                self = .inline(try BetaInlineSkillParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .skillReference(let value): try value.encode(to: encoder)
-            case .inline(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
+public typealias BetaContainerAutoParam = ContainerAutoParam
 
 /// A citation for a container file used to generate a model response.
 ///
+/// - Note: The same type as ``ContainerFileCitationBody``: the spec's `BetaContainerFileCitationBody` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationBody`.
-public struct BetaContainerFileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the container file.
-    public var containerID: Swift.String
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The index of the first character of the container file citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the container file citation in the message.
-    public var endIndex: Swift.Int
-    /// The filename of the container file cited.
-    public var filename: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaContainerFileCitationBody = ContainerFileCitationBody
 
-    /// Creates a new `BetaContainerFileCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The ID of the container file.
-    ///   - fileID: The ID of the file.
-    ///   - startIndex: The index of the first character of the container file citation in the message.
-    ///   - endIndex: The index of the last character of the container file citation in the message.
-    ///   - filename: The filename of the container file cited.
-    public init(
-        containerID: Swift.String,
-        fileID: Swift.String,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        filename: Swift.String
-    ) {
-        self.containerID = containerID
-        self.fileID = fileID
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.filename = filename
-    }
-
-    /// Decodes `BetaContainerFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "container_file_citation", required: true)
-        self.containerID = try reader.required(Swift.String.self, "container_id")
-        self.fileID = try reader.required(Swift.String.self, "file_id")
-        self.startIndex = try reader.required(Swift.Int.self, "start_index")
-        self.endIndex = try reader.required(Swift.Int.self, "end_index")
-        self.filename = try reader.required(Swift.String.self, "filename")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("container_file_citation", "type")
-        try writer.encode(self.containerID, "container_id")
-        try writer.encode(self.fileID, "file_id")
-        try writer.encode(self.startIndex, "start_index")
-        try writer.encode(self.endIndex, "end_index")
-        try writer.encode(self.filename, "filename")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``ContainerFileCitationParam``: the spec's `BetaContainerFileCitationParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
-public struct BetaContainerFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the first character of the citation in the message.
-    ///
-    /// At least 0.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    ///
-    /// At least 0.
-    public var endIndex: Swift.Int
-    /// The ID of the container.
-    public var containerID: Swift.String
-    /// The ID of the container file.
-    public var fileID: Swift.String
-    /// The filename of the container file cited.
-    public var filename: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaContainerFileCitationParam = ContainerFileCitationParam
 
-    /// Creates a new `BetaContainerFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message. At least 0.
-    ///   - endIndex: The index of the last character of the citation in the message. At least 0.
-    ///   - containerID: The ID of the container.
-    ///   - fileID: The ID of the container file.
-    ///   - filename: The filename of the container file cited.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        containerID: Swift.String,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.containerID = containerID
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    /// Decodes `BetaContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "container_file_citation", required: true)
-        self.startIndex = try reader.required(Swift.Int.self, "start_index")
-        self.endIndex = try reader.required(Swift.Int.self, "end_index")
-        self.containerID = try reader.required(Swift.String.self, "container_id")
-        self.fileID = try reader.required(Swift.String.self, "file_id")
-        self.filename = try reader.required(Swift.String.self, "filename")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("container_file_citation", "type")
-        try writer.encode(self.startIndex, "start_index")
-        try writer.encode(self.endIndex, "end_index")
-        try writer.encode(self.containerID, "container_id")
-        try writer.encode(self.fileID, "file_id")
-        try writer.encode(self.filename, "filename")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ContainerMemoryLimit``: the spec's `BetaContainerMemoryLimit` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerMemoryLimit`.
-public struct BetaContainerMemoryLimit: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaContainerMemoryLimit = ContainerMemoryLimit
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `1g`
-    public static var _1g: Self { Self(rawValue: "1g") }
-
-    /// `4g`
-    public static var _4g: Self { Self(rawValue: "4g") }
-
-    /// `16g`
-    public static var _16g: Self { Self(rawValue: "16g") }
-
-    /// `64g`
-    public static var _64g: Self { Self(rawValue: "64g") }
-}
-
+/// - Note: The same type as ``ContainerNetworkPolicyAllowlistParam``: the spec's `BetaContainerNetworkPolicyAllowlistParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyAllowlistParam`.
-public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A list of allowed domains when type is `allowlist`.
-    ///
-    /// At least 1 item.
-    public var allowedDomains: [Swift.String]
-    /// Optional domain-scoped secrets for allowlisted domains.
-    ///
-    /// At least 1 item.
-    public var domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaContainerNetworkPolicyAllowlistParam = ContainerNetworkPolicyAllowlistParam
 
-    /// Creates a new `BetaContainerNetworkPolicyAllowlistParam`.
-    ///
-    /// - Parameters:
-    ///   - allowedDomains: A list of allowed domains when type is `allowlist`. At least 1 item.
-    ///   - domainSecrets: Optional domain-scoped secrets for allowlisted domains. At least 1 item.
-    public init(
-        allowedDomains: [Swift.String],
-        domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]? = nil
-    ) {
-        self.allowedDomains = allowedDomains
-        self.domainSecrets = domainSecrets
-    }
-
-    /// Decodes `BetaContainerNetworkPolicyAllowlistParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "allowlist", required: true)
-        self.allowedDomains = try reader.required([Swift.String].self, "allowed_domains")
-        self.domainSecrets = try reader.optional([BetaContainerNetworkPolicyDomainSecretParam].self, "domain_secrets")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("allowlist", "type")
-        try writer.encode(self.allowedDomains, "allowed_domains")
-        try writer.encodeIfPresent(self.domainSecrets, "domain_secrets")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``ContainerNetworkPolicyDisabledParam``: the spec's `BetaContainerNetworkPolicyDisabledParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDisabledParam`.
-public struct BetaContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaContainerNetworkPolicyDisabledParam = ContainerNetworkPolicyDisabledParam
 
-    /// Creates a new `BetaContainerNetworkPolicyDisabledParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaContainerNetworkPolicyDisabledParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "disabled", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("disabled", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``ContainerNetworkPolicyDomainSecretParam``: the spec's `BetaContainerNetworkPolicyDomainSecretParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDomainSecretParam`.
-public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
-    /// The domain associated with the secret.
-    ///
-    /// At least 1 character.
-    public var domain: Swift.String
-    /// The name of the secret to inject for the domain.
-    ///
-    /// At least 1 character.
-    public var name: Swift.String
-    /// The secret value to inject for the domain.
-    ///
-    /// 1 to 10485760 characters.
-    public var value: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaContainerNetworkPolicyDomainSecretParam = ContainerNetworkPolicyDomainSecretParam
 
-    /// Creates a new `BetaContainerNetworkPolicyDomainSecretParam`.
-    ///
-    /// - Parameters:
-    ///   - domain: The domain associated with the secret. At least 1 character.
-    ///   - name: The name of the secret to inject for the domain. At least 1 character.
-    ///   - value: The secret value to inject for the domain. 1 to 10485760 characters.
-    public init(
-        domain: Swift.String,
-        name: Swift.String,
-        value: Swift.String
-    ) {
-        self.domain = domain
-        self.name = name
-        self.value = value
-    }
-
-    /// Decodes `BetaContainerNetworkPolicyDomainSecretParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.domain = try reader.required(Swift.String.self, "domain")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.value = try reader.required(Swift.String.self, "value")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.domain, "domain")
-        try writer.encode(self.name, "name")
-        try writer.encode(self.value, "value")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
-    public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                ("domain", self.domain as Any),
-                ("name", self.name as Any),
-                ("value", Redaction.placeholder),
-                ("specDeviations", self.specDeviations),
-                ("undeclaredMembers", self.undeclaredMembers),
-            ], displayStyle: .struct)
-    }
-}
-
+/// - Note: The same type as ``ContainerReferenceParam``: the spec's `BetaContainerReferenceParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerReferenceParam`.
-public struct BetaContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the referenced container.
-    public var containerID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaContainerReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The ID of the referenced container.
-    public init(containerID: Swift.String) {
-        self.containerID = containerID
-    }
-
-    /// Decodes `BetaContainerReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "container_reference", required: true)
-        self.containerID = try reader.required(Swift.String.self, "container_id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("container_reference", "type")
-        try writer.encode(self.containerID, "container_id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaContainerReferenceParam = ContainerReferenceParam
 
 /// Represents a container created with /v1/containers.
 ///
+/// - Note: The same type as ``ContainerReferenceResource``: the spec's `BetaContainerReferenceResource` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContainerReferenceResource`.
-public struct BetaContainerReferenceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var containerID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaContainerReferenceResource`.
-    public init(containerID: Swift.String) {
-        self.containerID = containerID
-    }
-
-    /// Decodes `BetaContainerReferenceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "container_reference", required: true)
-        self.containerID = try reader.required(Swift.String.self, "container_id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("container_reference", "type")
-        try writer.encode(self.containerID, "container_id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaContainerReferenceResource = ContainerReferenceResource
 
 /// Multi-modal input and output contents.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``Content``: the spec's `BetaContent` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContent`.
-public enum BetaContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Selected when `type` is `input_text`, `input_image` or `input_file`.
-    case inputContent(BetaInputContent)
-    /// Selected when `type` is `output_text`, `refusal` or `reasoning_text`.
-    case outputContent(BetaOutputContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
+public typealias BetaContent = Content
 
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "input_text", "input_image", "input_file":
-            self = .inputContent(try BetaInputContent(from: decoder))
-        case "output_text", "refusal", "reasoning_text":
-            self = .outputContent(try BetaOutputContent(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .inputContent(let value): try value.encode(to: encoder)
-        case .outputContent(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
+/// - Note: The same type as ``ContextManagementParam``: the spec's `BetaContextManagementParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaContextManagementParam`.
-public struct BetaContextManagementParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The context management entry type. Currently only 'compaction' is supported.
-    public var type: Swift.String
-    /// Token threshold at which compaction should be triggered for this entry.
-    ///
-    /// At least 1000.
-    public var compactThreshold: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaContextManagementParam`.
-    ///
-    /// - Parameters:
-    ///   - type: The context management entry type.
-    ///   - compactThreshold: Token threshold at which compaction should be triggered for this entry. At least 1000.
-    public init(
-        type: Swift.String,
-        compactThreshold: Swift.Int? = nil
-    ) {
-        self.type = type
-        self.compactThreshold = compactThreshold
-    }
-
-    /// Decodes `BetaContextManagementParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(Swift.String.self, "type")
-        self.compactThreshold = try reader.optional(Swift.Int.self, "compact_threshold")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encodeIfPresent(self.compactThreshold, "compact_threshold")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaContextManagementParam = ContextManagementParam
 
 /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
 /// Input items and output items from this response are automatically added to this conversation after this response completes.
 ///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: The same type as ``ConversationParam``: the spec's `BetaConversationParam` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaConversationParam`.
-public enum BetaConversationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    /// The unique ID of the conversation.
-    case string(Swift.String)
-    /// The conversation that this response belongs to.
-    case betaConversationParam2(BetaConversationParam2)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Creates the ``string(_:)`` case from a string literal.
-    public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        if let value = decoder.attemptCase(Swift.String.self) {
-            self = .string(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaConversationParam2.self) {
-            self = .betaConversationParam2(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .string(let value): try value.encode(to: encoder)
-        case .betaConversationParam2(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaConversationParam = ConversationParam
 
 /// The conversation that this response belongs to.
 ///
+/// - Note: The same type as ``ConversationParam2``: the spec's `BetaConversationParam-2` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaConversationParam-2`.
-public struct BetaConversationParam2: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the conversation.
-    public var id: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaConversationParam2`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the conversation.
-    public init(id: Swift.String) {
-        self.id = id
-    }
-
-    /// Decodes `BetaConversationParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.id, "id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaConversationParam2 = ConversationParam2
 
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
 ///
+/// - Note: The same type as ``CoordParam``: the spec's `BetaCoordParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCoordParam`.
-public struct BetaCoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The x-coordinate.
-    public var x: Swift.Int
-    /// The y-coordinate.
-    public var y: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaCoordParam = CoordParam
 
-    /// Creates a new `BetaCoordParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate.
-    ///   - y: The y-coordinate.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int
-    ) {
-        self.x = x
-        self.y = y
-    }
-
-    /// Decodes `BetaCoordParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.x = try reader.required(Swift.Int.self, "x")
-        self.y = try reader.required(Swift.Int.self, "y")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.x, "x")
-        try writer.encode(self.y, "y")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``CreateModelResponseProperties``: the spec's `BetaCreateModelResponseProperties` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCreateModelResponseProperties`.
-public struct BetaCreateModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: BetaMetadata?
-    /// An integer between 0 and 20 specifying the maximum number of most likely
-    /// tokens to return at each token position, each with an associated log
-    /// probability. In some cases, the number of returned tokens may be fewer than
-    /// requested.
-    ///
-    /// At least 0, at most 20.
-    public var topLogprobs: Swift.Int?
-    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
-    /// We generally recommend altering this or `top_p` but not both.
-    ///
-    /// Default: `1`. At least 0, at most 2.
-    public var temperature: Swift.Double?
-    /// An alternative to sampling with temperature, called nucleus sampling,
-    /// where the model considers the results of the tokens with top_p probability
-    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
-    /// are considered.
-    ///
-    /// We generally recommend altering this or `temperature` but not both.
-    ///
-    /// Default: `1`. At least 0, at most 1.
-    public var topP: Swift.Double?
-    private var _user: Swift.String?
-    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
-    public var user: Swift.String? {
-        get { _user }
-        set { _user = newValue }
-    }
-    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
-    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    ///
-    /// At most 64 characters.
-    public var safetyIdentifier: Swift.String?
-    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
-    public var promptCacheKey: Swift.String?
-    private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// Deprecated. Use `prompt_cache_options.ttl` instead.
-    ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
-    /// This field expresses a maximum retention policy, while
-    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
-    /// fields are independent and do not interact.
-    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
-    ///
-    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
-    ///   - Organizations without ZDR enabled default to `24h`.
-    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
-    public var promptCacheRetention: PromptCacheRetentionEnum? {
-        get { _promptCacheRetention }
-        set { _promptCacheRetention = newValue }
-    }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
-    public var promptCacheOptions: BetaPromptCacheOptionsParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaCreateModelResponseProperties`.
-    ///
-    /// - Parameters:
-    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
-    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
-    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
-    ///   - promptCacheRetention: Deprecated.
-    ///   - promptCacheOptions: Options for prompt caching.
-    public init(
-        temperature: Swift.Double? = nil,
-        metadata: BetaMetadata? = nil,
-        topLogprobs: Swift.Int? = nil,
-        topP: Swift.Double? = nil,
-        user: Swift.String? = nil,
-        safetyIdentifier: Swift.String? = nil,
-        promptCacheKey: Swift.String? = nil,
-        promptCacheRetention: PromptCacheRetentionEnum? = nil,
-        promptCacheOptions: BetaPromptCacheOptionsParam? = nil
-    ) {
-        self.metadata = metadata
-        self.topLogprobs = topLogprobs
-        self.temperature = temperature
-        self.topP = topP
-        self._user = user
-        self.safetyIdentifier = safetyIdentifier
-        self.promptCacheKey = promptCacheKey
-        self._promptCacheRetention = promptCacheRetention
-        self.promptCacheOptions = promptCacheOptions
-    }
-
-    /// Decodes `BetaCreateModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.metadata = try reader.optional(BetaMetadata.self, "metadata")
-        self.topLogprobs = try reader.optional(Swift.Int.self, "top_logprobs")
-        self.temperature = try reader.optional(Swift.Double.self, "temperature")
-        self.topP = try reader.optional(Swift.Double.self, "top_p")
-        self._user = try reader.optional(Swift.String.self, "user")
-        self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
-        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
-        self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
-        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, "prompt_cache_options")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
-        try writer.encodeIfPresent(self.temperature, "temperature")
-        try writer.encodeIfPresent(self.topP, "top_p")
-        try writer.encodeIfPresent(self._user, "user")
-        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
-        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
-        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
-        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaCreateModelResponseProperties = CreateModelResponseProperties
 
 /// A grammar defined by the user.
 ///
+/// - Note: The same type as ``CustomGrammarFormatParam``: the spec's `BetaCustomGrammarFormatParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCustomGrammarFormatParam`.
-public struct BetaCustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The syntax of the grammar definition. One of `lark` or `regex`.
-    public var syntax: BetaGrammarSyntax1
-    /// The grammar definition.
-    public var definition: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaCustomGrammarFormatParam`.
-    ///
-    /// - Parameters:
-    ///   - syntax: The syntax of the grammar definition.
-    ///   - definition: The grammar definition.
-    public init(
-        syntax: BetaGrammarSyntax1,
-        definition: Swift.String
-    ) {
-        self.syntax = syntax
-        self.definition = definition
-    }
-
-    /// Decodes `BetaCustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "grammar", required: true)
-        self.syntax = try reader.required(BetaGrammarSyntax1.self, "syntax")
-        self.definition = try reader.required(Swift.String.self, "definition")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("grammar", "type")
-        try writer.encode(self.syntax, "syntax")
-        try writer.encode(self.definition, "definition")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaCustomGrammarFormatParam = CustomGrammarFormatParam
 
 /// Unconstrained free-form text.
 ///
+/// - Note: The same type as ``CustomTextFormatParam``: the spec's `BetaCustomTextFormatParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCustomTextFormatParam`.
-public struct BetaCustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaCustomTextFormatParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaCustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "text", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("text", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaCustomTextFormatParam = CustomTextFormatParam
 
 /// A call to a custom tool created by the model.
 ///
@@ -2543,328 +968,39 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
 
 /// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
 ///
+/// - Note: The same type as ``CustomToolParam``: the spec's `BetaCustomToolParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolParam`.
-public struct BetaCustomToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the custom tool, used to identify it in tool calls.
-    public var name: Swift.String
-    /// Optional description of the custom tool, used to provide more context.
-    public var description: Swift.String?
-    /// The input format for the custom tool. Default is unconstrained text.
-    public var format: BetaCustomToolParam.Format?
-    /// Whether this tool should be deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The tool invocation context(s).
-    ///
-    /// At least 1 item.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaCustomToolParam = CustomToolParam
 
-    /// Creates a new `BetaCustomToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the custom tool, used to identify it in tool calls.
-    ///   - description: Optional description of the custom tool, used to provide more context.
-    ///   - format: The input format for the custom tool.
-    ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
-    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        format: BetaCustomToolParam.Format? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.format = format
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaCustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "custom", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.format = try reader.optional(BetaCustomToolParam.Format.self, "format")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("custom", "type")
-        try writer.encode(self.name, "name")
-        try writer.encodeIfPresent(self.description, "description")
-        try writer.encodeIfPresent(self.format, "format")
-        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
-        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The input format for the custom tool. Default is unconstrained text.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCustomToolParam/properties/format`.
-    public enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Unconstrained free-form text. Selected when `type` is `text`.
-        case text(BetaCustomTextFormatParam)
-        /// A grammar defined by the user. Selected when `type` is `grammar`.
-        case grammar(BetaCustomGrammarFormatParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try BetaCustomTextFormatParam(from: decoder))
-            case "grammar":
-                self = .grammar(try BetaCustomGrammarFormatParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .grammar(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``DetailEnum``: the spec's `BetaDetailEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaDetailEnum`.
-public struct BetaDetailEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaDetailEnum = DetailEnum
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
+/// - Note: The same type as ``DirectToolCallCaller``: the spec's `BetaDirectToolCallCaller` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCaller`.
-public struct BetaDirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaDirectToolCallCaller = DirectToolCallCaller
 
-    /// Creates a new `BetaDirectToolCallCaller`.
-    public init() {
-    }
-
-    /// Decodes `BetaDirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "direct", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("direct", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``DirectToolCallCallerParam``: the spec's `BetaDirectToolCallCallerParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCallerParam`.
-public struct BetaDirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaDirectToolCallCallerParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaDirectToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "direct", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("direct", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaDirectToolCallCallerParam = DirectToolCallCallerParam
 
 /// A double click action.
 ///
+/// - Note: The same type as ``DoubleClickAction``: the spec's `BetaDoubleClickAction` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaDoubleClickAction`.
-public struct BetaDoubleClickAction: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The x-coordinate where the double click occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the double click occurred.
-    public var y: Swift.Int
-    /// The keys being held while double-clicking.
-    public var keys: [Swift.String]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaDoubleClickAction`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate where the double click occurred.
-    ///   - y: The y-coordinate where the double click occurred.
-    ///   - keys: The keys being held while double-clicking.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    /// Decodes `BetaDoubleClickAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "double_click", required: true)
-        self.x = try reader.required(Swift.Int.self, "x")
-        self.y = try reader.required(Swift.Int.self, "y")
-        self.keys = try reader.optional([Swift.String].self, "keys")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("double_click", "type")
-        try writer.encode(self.x, "x")
-        try writer.encode(self.y, "y")
-        try writer.encode(self.keys, "keys")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaDoubleClickAction = DoubleClickAction
 
 /// A drag action.
 ///
+/// - Note: The same type as ``DragParam``: the spec's `BetaDragParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaDragParam`.
-public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
-    /// ```
-    /// [
-    ///   { x: 100, y: 200 },
-    ///   { x: 200, y: 300 }
-    /// ]
-    /// ```
-    public var path: [BetaCoordParam]
-    /// The keys being held while dragging the mouse.
-    public var keys: [Swift.String]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaDragParam`.
-    ///
-    /// - Parameters:
-    ///   - path: An array of coordinates representing the path of the drag action.
-    ///   - keys: The keys being held while dragging the mouse.
-    public init(
-        path: [BetaCoordParam],
-        keys: [Swift.String]? = nil
-    ) {
-        self.path = path
-        self.keys = keys
-    }
-
-    /// Decodes `BetaDragParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "drag", required: true)
-        self.path = try reader.required([BetaCoordParam].self, "path")
-        self.keys = try reader.optional([Swift.String].self, "keys")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("drag", "type")
-        try writer.encode(self.path, "path")
-        try writer.encodeIfPresent(self.keys, "keys")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaDragParam = DragParam
 
 /// A message input to the model with a role indicating instruction following
 /// hierarchy. Instructions given with the `developer` or `system` role take
@@ -2872,140 +1008,15 @@ public struct BetaDragParam: Codable, Equatable, Sendable, SpecDeviationReportin
 /// `assistant` role are presumed to have been generated by the model in previous
 /// interactions.
 ///
+/// - Note: The same type as ``EasyInputMessage``: the spec's `BetaEasyInputMessage` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage`.
-public struct BetaEasyInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The role of the message input. One of `user`, `assistant`, `system`, or
-    /// `developer`.
-    public var role: BetaEasyInputMessage.Role
-    /// Text, image, or audio input to the model, used to generate a response.
-    /// Can also contain previous assistant responses.
-    public var content: BetaEasyInputMessage.Content
-    /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
-    /// For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend
-    /// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
-    public var phase: BetaMessagePhase?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaEasyInputMessage = EasyInputMessage
 
-    /// Creates a new `BetaEasyInputMessage`.
-    ///
-    /// - Parameters:
-    ///   - role: The role of the message input.
-    ///   - content: Text, image, or audio input to the model, used to generate a response.
-    ///   - phase: Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
-    public init(
-        role: BetaEasyInputMessage.Role,
-        content: BetaEasyInputMessage.Content,
-        phase: BetaMessagePhase? = nil
-    ) {
-        self.role = role
-        self.content = content
-        self.phase = phase
-    }
-
-    /// Decodes `BetaEasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "message", required: false)
-        self.role = try reader.required(BetaEasyInputMessage.Role.self, "role")
-        self.content = try reader.required(BetaEasyInputMessage.Content.self, "content")
-        self.phase = try reader.optional(BetaMessagePhase.self, "phase")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("message", "type")
-        try writer.encode(self.role, "role")
-        try writer.encode(self.content, "content")
-        try writer.encodeIfPresent(self.phase, "phase")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The role of the message input. One of `user`, `assistant`, `system`, or
-    /// `developer`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/role`.
-    public struct Role: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `assistant`
-        public static var assistant: Self { Self(rawValue: "assistant") }
-
-        /// `system`
-        public static var system: Self { Self(rawValue: "system") }
-
-        /// `developer`
-        public static var developer: Self { Self(rawValue: "developer") }
-    }
-
-    /// Text, image, or audio input to the model, used to generate a response.
-    /// Can also contain previous assistant responses.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// A text input to the model.
-        case string(Swift.String)
-        /// A list of one or many input items to the model, containing different content types.
-        case betaInputMessageContentList(BetaInputMessageContentList)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase(BetaInputMessageContentList.self) {
-                self = .betaInputMessageContentList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .betaInputMessageContentList(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
+/// - Note: The same type as ``EmptyModelParam``: the spec's `BetaEmptyModelParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaEmptyModelParam`.
-public typealias BetaEmptyModelParam = JSONObject
+public typealias BetaEmptyModelParam = EmptyModelParam
 
 /// Opaque encrypted content that Responses API decrypts inside trusted model execution.
 ///
@@ -3152,355 +1163,46 @@ public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
 
 /// An error payload that was emitted for a streaming error event.
 ///
+/// - Note: The same type as ``ErrorPayload``: the spec's `BetaErrorPayload` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaErrorPayload`.
-public struct BetaErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The error type that was emitted.
-    public var type: Swift.String
-    /// The error code that was emitted, if any.
-    public var code: Swift.String?
-    /// The human-readable error message that was emitted.
-    public var message: Swift.String
-    /// The parameter name that was associated with the error, if any.
-    public var param: Swift.String?
-    /// The response headers that were emitted with the error, if any.
-    public var headers: [Swift.String: Swift.String]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaErrorPayload`.
-    ///
-    /// - Parameters:
-    ///   - type: The error type that was emitted.
-    ///   - message: The human-readable error message that was emitted.
-    ///   - code: The error code that was emitted, if any.
-    ///   - param: The parameter name that was associated with the error, if any.
-    ///   - headers: The response headers that were emitted with the error, if any.
-    public init(
-        type: Swift.String,
-        message: Swift.String,
-        code: Swift.String? = nil,
-        param: Swift.String? = nil,
-        headers: [Swift.String: Swift.String]? = nil
-    ) {
-        self.type = type
-        self.code = code
-        self.message = message
-        self.param = param
-        self.headers = headers
-    }
-
-    /// Decodes `BetaErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(Swift.String.self, "type")
-        self.code = try reader.optional(Swift.String.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
-        self.param = try reader.optional(Swift.String.self, "param")
-        self.headers = try reader.optional([Swift.String: Swift.String].self, "headers")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encode(self.code, "code")
-        try writer.encode(self.message, "message")
-        try writer.encode(self.param, "param")
-        try writer.encodeIfPresent(self.headers, "headers")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaErrorPayload = ErrorPayload
 
 /// A citation to a file.
 ///
+/// - Note: The same type as ``FileCitationBody``: the spec's `BetaFileCitationBody` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFileCitationBody`.
-public struct BetaFileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-    /// The filename of the file cited.
-    public var filename: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaFileCitationBody = FileCitationBody
 
-    /// Creates a new `BetaFileCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The ID of the file.
-    ///   - index: The index of the file in the list of files.
-    ///   - filename: The filename of the file cited.
-    public init(
-        fileID: Swift.String,
-        index: Swift.Int,
-        filename: Swift.String
-    ) {
-        self.fileID = fileID
-        self.index = index
-        self.filename = filename
-    }
-
-    /// Decodes `BetaFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "file_citation", required: true)
-        self.fileID = try reader.required(Swift.String.self, "file_id")
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.filename = try reader.required(Swift.String.self, "filename")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("file_citation", "type")
-        try writer.encode(self.fileID, "file_id")
-        try writer.encode(self.index, "index")
-        try writer.encode(self.filename, "filename")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``FileCitationParam``: the spec's `BetaFileCitationParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
-public struct BetaFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the file in the list of files.
-    ///
-    /// At least 0.
-    public var index: Swift.Int
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The filename of the file cited.
-    public var filename: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaFileCitationParam = FileCitationParam
 
-    /// Creates a new `BetaFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the file in the list of files. At least 0.
-    ///   - fileID: The ID of the file.
-    ///   - filename: The filename of the file cited.
-    public init(
-        index: Swift.Int,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.index = index
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    /// Decodes `BetaFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "file_citation", required: true)
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.fileID = try reader.required(Swift.String.self, "file_id")
-        self.filename = try reader.required(Swift.String.self, "filename")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("file_citation", "type")
-        try writer.encode(self.index, "index")
-        try writer.encode(self.fileID, "file_id")
-        try writer.encode(self.filename, "filename")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FileDetailEnum``: the spec's `BetaFileDetailEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileDetailEnum`.
-public struct BetaFileDetailEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaFileDetailEnum = FileDetailEnum
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FileInputDetail``: the spec's `BetaFileInputDetail` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileInputDetail`.
-public struct BetaFileInputDetail: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
+public typealias BetaFileInputDetail = FileInputDetail
 
 /// A path to a file.
 ///
+/// - Note: The same type as ``FilePath``: the spec's `BetaFilePath` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFilePath`.
-public struct BetaFilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFilePath`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The ID of the file.
-    ///   - index: The index of the file in the list of files.
-    public init(
-        fileID: Swift.String,
-        index: Swift.Int
-    ) {
-        self.fileID = fileID
-        self.index = index
-    }
-
-    /// Decodes `BetaFilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "file_path", required: true)
-        self.fileID = try reader.required(Swift.String.self, "file_id")
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("file_path", "type")
-        try writer.encode(self.fileID, "file_id")
-        try writer.encode(self.index, "index")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFilePath = FilePath
 
 /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
 ///
+/// - Note: The same type as ``FileSearchTool``: the spec's `BetaFileSearchTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFileSearchTool`.
-public struct BetaFileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The IDs of the vector stores to search.
-    public var vectorStoreIDs: [Swift.String]
-    /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
-    public var maxNumResults: Swift.Int?
-    /// Ranking options for search.
-    public var rankingOptions: BetaRankingOptions?
-    /// A filter to apply.
-    public var filters: BetaFilters?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFileSearchTool`.
-    ///
-    /// - Parameters:
-    ///   - vectorStoreIDs: The IDs of the vector stores to search.
-    ///   - maxNumResults: The maximum number of results to return.
-    ///   - rankingOptions: Ranking options for search.
-    ///   - filters: A filter to apply.
-    public init(
-        vectorStoreIDs: [Swift.String],
-        maxNumResults: Swift.Int? = nil,
-        rankingOptions: BetaRankingOptions? = nil,
-        filters: BetaFilters? = nil
-    ) {
-        self.vectorStoreIDs = vectorStoreIDs
-        self.maxNumResults = maxNumResults
-        self.rankingOptions = rankingOptions
-        self.filters = filters
-    }
-
-    /// Decodes `BetaFileSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "file_search", required: true)
-        self.vectorStoreIDs = try reader.required([Swift.String].self, "vector_store_ids")
-        self.maxNumResults = try reader.optional(Swift.Int.self, "max_num_results")
-        self.rankingOptions = try reader.optional(BetaRankingOptions.self, "ranking_options")
-        self.filters = try reader.optional(BetaFilters.self, "filters")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("file_search", "type")
-        try writer.encode(self.vectorStoreIDs, "vector_store_ids")
-        try writer.encodeIfPresent(self.maxNumResults, "max_num_results")
-        try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
-        try writer.encodeIfPresent(self.filters, "filters")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFileSearchTool = FileSearchTool
 
 /// The results of a file search tool call. See the
 /// [file search guide](https://platform.openai.com/docs/guides/tools-file-search) for more information.
@@ -3681,39 +1383,7 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     }
 }
 
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``Filters``: the spec's `BetaFilters` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFilters`.
-public enum BetaFilters: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
-    case comparisonFilter(BetaComparisonFilter)
-    /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
-    case compoundFilter(BetaCompoundFilter)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-            self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
-        case "and", "or":
-            self = .compoundFilter(try BetaCompoundFilter(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .comparisonFilter(let value): try value.encode(to: encoder)
-        case .compoundFilter(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaFilters = Filters

@@ -4,67 +4,15 @@
 import Foundation
 import OpenAIRuntime
 
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``FunctionAndCustomToolCallOutput``: the spec's `BetaFunctionAndCustomToolCallOutput` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionAndCustomToolCallOutput`.
-public enum BetaFunctionAndCustomToolCallOutput: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A text input to the model. Selected when `type` is `input_text`.
-    case inputText(BetaInputTextContent)
-    /// An image input to the model. Selected when `type` is `input_image`.
-    case inputImage(BetaInputImageContent)
-    /// A file input to the model. Selected when `type` is `input_file`.
-    case inputFile(BetaInputFileContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
+public typealias BetaFunctionAndCustomToolCallOutput = FunctionAndCustomToolCallOutput
 
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "input_text":
-            self = .inputText(try BetaInputTextContent(from: decoder))
-        case "input_image":
-            self = .inputImage(try BetaInputImageContent(from: decoder))
-        case "input_file":
-            self = .inputFile(try BetaInputFileContent(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .inputText(let value): try value.encode(to: encoder)
-        case .inputImage(let value): try value.encode(to: encoder)
-        case .inputFile(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FunctionCallItemStatus``: the spec's `BetaFunctionCallItemStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionCallItemStatus`.
-public struct BetaFunctionCallItemStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
+public typealias BetaFunctionCallItemStatus = FunctionCallItemStatus
 
 /// The output of a function tool call.
 ///
@@ -254,160 +202,29 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
     }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FunctionCallOutputStatusEnum``: the spec's `BetaFunctionCallOutputStatusEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputStatusEnum`.
-public struct BetaFunctionCallOutputStatusEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaFunctionCallOutputStatusEnum = FunctionCallOutputStatusEnum
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FunctionCallStatus``: the spec's `BetaFunctionCallStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionCallStatus`.
-public struct BetaFunctionCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
+public typealias BetaFunctionCallStatus = FunctionCallStatus
 
 /// Execute a shell command.
 ///
+/// - Note: The same type as ``FunctionShellAction``: the spec's `BetaFunctionShellAction` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellAction`.
-public struct BetaFunctionShellAction: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var commands: [Swift.String]
-    /// Optional timeout in milliseconds for the commands.
-    public var timeoutMs: Swift.Int?
-    /// Optional maximum number of characters to return from each command.
-    public var maxOutputLength: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellAction`.
-    ///
-    /// - Parameters:
-    ///   - commands: Required.
-    ///   - timeoutMs: Optional timeout in milliseconds for the commands.
-    ///   - maxOutputLength: Optional maximum number of characters to return from each command.
-    public init(
-        commands: [Swift.String],
-        timeoutMs: Swift.Int? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.commands = commands
-        self.timeoutMs = timeoutMs
-        self.maxOutputLength = maxOutputLength
-    }
-
-    /// Decodes `BetaFunctionShellAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.commands = try reader.required([Swift.String].self, "commands")
-        self.timeoutMs = try reader.optional(Swift.Int.self, "timeout_ms")
-        self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.commands, "commands")
-        try writer.encode(self.timeoutMs, "timeout_ms")
-        try writer.encode(self.maxOutputLength, "max_output_length")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFunctionShellAction = FunctionShellAction
 
 /// Commands and limits describing how to run the shell tool call.
 ///
+/// - Note: The same type as ``FunctionShellActionParam``: the spec's `BetaFunctionShellActionParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellActionParam`.
-public struct BetaFunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Ordered shell commands for the execution environment to run.
-    public var commands: [Swift.String]
-    /// Maximum wall-clock time in milliseconds to allow the shell commands to run.
-    public var timeoutMs: Swift.Int?
-    /// Maximum number of UTF-8 characters to capture from combined stdout and stderr output.
-    public var maxOutputLength: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellActionParam`.
-    ///
-    /// - Parameters:
-    ///   - commands: Ordered shell commands for the execution environment to run.
-    ///   - timeoutMs: Maximum wall-clock time in milliseconds to allow the shell commands to run.
-    ///   - maxOutputLength: Maximum number of UTF-8 characters to capture from combined stdout and stderr output.
-    public init(
-        commands: [Swift.String],
-        timeoutMs: Swift.Int? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.commands = commands
-        self.timeoutMs = timeoutMs
-        self.maxOutputLength = maxOutputLength
-    }
-
-    /// Decodes `BetaFunctionShellActionParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.commands = try reader.required([Swift.String].self, "commands")
-        self.timeoutMs = try reader.optional(Swift.Int.self, "timeout_ms")
-        self.maxOutputLength = try reader.optional(Swift.Int.self, "max_output_length")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.commands, "commands")
-        try writer.encodeIfPresent(self.timeoutMs, "timeout_ms")
-        try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFunctionShellActionParam = FunctionShellActionParam
 
 /// A tool call that executes one or more shell commands in a managed environment.
 ///
@@ -671,25 +488,10 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
 
 /// Status values reported for shell tool calls.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FunctionShellCallItemStatus``: the spec's `BetaFunctionShellCallItemStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemStatus`.
-public struct BetaFunctionShellCallItemStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
+public typealias BetaFunctionShellCallItemStatus = FunctionShellCallItemStatus
 
 /// The output of a shell tool call that was emitted.
 ///
@@ -788,257 +590,31 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
 
 /// The content of a shell tool call output that was emitted.
 ///
+/// - Note: The same type as ``FunctionShellCallOutputContent``: the spec's `BetaFunctionShellCallOutputContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent`.
-public struct BetaFunctionShellCallOutputContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The standard output that was captured.
-    public var stdout: Swift.String
-    /// The standard error output that was captured.
-    public var stderr: Swift.String
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    public var outcome: BetaFunctionShellCallOutputContent.Outcome
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellCallOutputContent`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The standard output that was captured.
-    ///   - stderr: The standard error output that was captured.
-    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: BetaFunctionShellCallOutputContent.Outcome,
-        createdBy: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-        self.createdBy = createdBy
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.stdout = try reader.required(Swift.String.self, "stdout")
-        self.stderr = try reader.required(Swift.String.self, "stderr")
-        self.outcome = try reader.required(BetaFunctionShellCallOutputContent.Outcome.self, "outcome")
-        self.createdBy = try reader.optional(Swift.String.self, "created_by")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.stdout, "stdout")
-        try writer.encode(self.stderr, "stderr")
-        try writer.encode(self.outcome, "outcome")
-        try writer.encodeIfPresent(self.createdBy, "created_by")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent/properties/outcome`.
-    public enum Outcome: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
-        case timeout(BetaFunctionShellCallOutputTimeoutOutcome)
-        /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
-        case exit(BetaFunctionShellCallOutputExitOutcome)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcome(from: decoder))
-            case "exit":
-                self = .exit(try BetaFunctionShellCallOutputExitOutcome(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
+public typealias BetaFunctionShellCallOutputContent = FunctionShellCallOutputContent
 
 /// Captured stdout and stderr for a portion of a shell tool call output.
 ///
+/// - Note: The same type as ``FunctionShellCallOutputContentParam``: the spec's `BetaFunctionShellCallOutputContentParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContentParam`.
-public struct BetaFunctionShellCallOutputContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Captured stdout output for the shell call.
-    ///
-    /// At most 10485760 characters.
-    public var stdout: Swift.String
-    /// Captured stderr output for the shell call.
-    ///
-    /// At most 10485760 characters.
-    public var stderr: Swift.String
-    /// The exit or timeout outcome associated with this shell call.
-    public var outcome: BetaFunctionShellCallOutputOutcomeParam
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellCallOutputContentParam`.
-    ///
-    /// - Parameters:
-    ///   - stdout: Captured stdout output for the shell call. At most 10485760 characters.
-    ///   - stderr: Captured stderr output for the shell call. At most 10485760 characters.
-    ///   - outcome: The exit or timeout outcome associated with this shell call.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: BetaFunctionShellCallOutputOutcomeParam
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.stdout = try reader.required(Swift.String.self, "stdout")
-        self.stderr = try reader.required(Swift.String.self, "stderr")
-        self.outcome = try reader.required(BetaFunctionShellCallOutputOutcomeParam.self, "outcome")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.stdout, "stdout")
-        try writer.encode(self.stderr, "stderr")
-        try writer.encode(self.outcome, "outcome")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFunctionShellCallOutputContentParam = FunctionShellCallOutputContentParam
 
 /// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Note: The same type as ``FunctionShellCallOutputExitOutcome``: the spec's `BetaFunctionShellCallOutputExitOutcome` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
-public struct BetaFunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Exit code from the shell process.
-    public var exitCode: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: Exit code from the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "exit", required: true)
-        self.exitCode = try reader.required(Swift.Int.self, "exit_code")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("exit", "type")
-        try writer.encode(self.exitCode, "exit_code")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFunctionShellCallOutputExitOutcome = FunctionShellCallOutputExitOutcome
 
 /// Indicates that the shell commands finished and returned an exit code.
 ///
+/// - Note: The same type as ``FunctionShellCallOutputExitOutcomeParam``: the spec's `BetaFunctionShellCallOutputExitOutcomeParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcomeParam`.
-public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The exit code returned by the shell process.
-    public var exitCode: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellCallOutputExitOutcomeParam`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: The exit code returned by the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "exit", required: true)
-        self.exitCode = try reader.required(Swift.Int.self, "exit_code")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("exit", "type")
-        try writer.encode(self.exitCode, "exit_code")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFunctionShellCallOutputExitOutcomeParam = FunctionShellCallOutputExitOutcomeParam
 
 /// The streamed output items emitted by a shell tool call.
 ///
@@ -1132,338 +708,48 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable
 
 /// The exit or timeout outcome associated with this shell call.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``FunctionShellCallOutputOutcomeParam``: the spec's `BetaFunctionShellCallOutputOutcomeParam` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputOutcomeParam`.
-public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
-    case timeout(BetaFunctionShellCallOutputTimeoutOutcomeParam)
-    /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
-    case exit(BetaFunctionShellCallOutputExitOutcomeParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
+public typealias BetaFunctionShellCallOutputOutcomeParam = FunctionShellCallOutputOutcomeParam
 
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "timeout":
-            self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
-        case "exit":
-            self = .exit(try BetaFunctionShellCallOutputExitOutcomeParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .timeout(let value): try value.encode(to: encoder)
-        case .exit(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FunctionShellCallOutputStatusEnum``: the spec's `BetaFunctionShellCallOutputStatusEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputStatusEnum`.
-public struct BetaFunctionShellCallOutputStatusEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
+public typealias BetaFunctionShellCallOutputStatusEnum = FunctionShellCallOutputStatusEnum
 
 /// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Note: The same type as ``FunctionShellCallOutputTimeoutOutcome``: the spec's `BetaFunctionShellCallOutputTimeoutOutcome` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcome`.
-public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcome`.
-    public init() {
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "timeout", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("timeout", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFunctionShellCallOutputTimeoutOutcome = FunctionShellCallOutputTimeoutOutcome
 
 /// Indicates that the shell call exceeded its configured time limit.
 ///
+/// - Note: The same type as ``FunctionShellCallOutputTimeoutOutcomeParam``: the spec's `BetaFunctionShellCallOutputTimeoutOutcomeParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaFunctionShellCallOutputTimeoutOutcomeParam = FunctionShellCallOutputTimeoutOutcomeParam
 
-    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "timeout", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("timeout", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``FunctionShellCallStatus``: the spec's `BetaFunctionShellCallStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
-public struct BetaFunctionShellCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
+public typealias BetaFunctionShellCallStatus = FunctionShellCallStatus
 
 /// A tool that allows the model to execute shell commands.
 ///
+/// - Note: The same type as ``FunctionShellToolParam``: the spec's `BetaFunctionShellToolParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
-public struct BetaFunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var environment: BetaFunctionShellToolParam.Environment?
-    /// The tool invocation context(s).
-    ///
-    /// At least 1 item.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionShellToolParam`.
-    ///
-    /// - Parameters:
-    ///   - environment: Optional; left out of the JSON when `nil`.
-    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
-    public init(
-        environment: BetaFunctionShellToolParam.Environment? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.environment = environment
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "shell", required: true)
-        self.environment = try reader.optional(BetaFunctionShellToolParam.Environment.self, "environment")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("shell", "type")
-        try writer.encodeIfPresent(self.environment, "environment")
-        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `container_auto`.
-        case containerAuto(BetaContainerAutoParam)
-        /// Selected when `type` is `local`.
-        case local(BetaLocalEnvironmentParam)
-        /// Selected when `type` is `container_reference`.
-        case containerReference(BetaContainerReferenceParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "container_auto":
-                self = .containerAuto(try BetaContainerAutoParam(from: decoder))
-            case "local":
-                self = .local(try BetaLocalEnvironmentParam(from: decoder))
-            case "container_reference":
-                self = .containerReference(try BetaContainerReferenceParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .containerAuto(let value): try value.encode(to: encoder)
-            case .local(let value): try value.encode(to: encoder)
-            case .containerReference(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
+public typealias BetaFunctionShellToolParam = FunctionShellToolParam
 
 /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
 ///
+/// - Note: The same type as ``FunctionTool``: the spec's `BetaFunctionTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionTool`.
-public struct BetaFunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the function to call.
-    public var name: Swift.String
-    /// A description of the function. Used by the model to determine whether or not to call the function.
-    public var description: Swift.String?
-    /// A JSON schema object describing the parameters of the function.
-    public var parameters: JSONObject?
-    /// A JSON schema object describing the JSON value encoded in string outputs for this function.
-    public var outputSchema: JSONObject?
-    /// Whether strict parameter validation is enforced for this function tool.
-    public var strict: Swift.Bool?
-    /// Whether this function is deferred and loaded via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The tool invocation context(s).
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaFunctionTool`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    ///   - description: A description of the function.
-    ///   - parameters: A JSON schema object describing the parameters of the function.
-    ///   - outputSchema: A JSON schema object describing the JSON value encoded in string outputs for this function.
-    ///   - strict: Whether strict parameter validation is enforced for this function tool.
-    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The tool invocation context(s).
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: JSONObject? = nil,
-        outputSchema: JSONObject? = nil,
-        strict: Swift.Bool? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.outputSchema = outputSchema
-        self.strict = strict
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional(JSONObject.self, "parameters")
-        self.outputSchema = try reader.optional(JSONObject.self, "output_schema")
-        self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("function", "type")
-        try writer.encode(self.name, "name")
-        try writer.encodeIfPresent(self.description, "description")
-        try writer.encode(self.parameters, "parameters")
-        try writer.encodeIfPresent(self.outputSchema, "output_schema")
-        try writer.encode(self.strict, "strict")
-        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
-        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaFunctionTool = FunctionTool
 
 /// A tool call to run a function. See the
 /// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
@@ -1951,578 +1237,42 @@ public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDe
     }
 }
 
+/// - Note: The same type as ``FunctionToolParam``: the spec's `BetaFunctionToolParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolParam`.
-public struct BetaFunctionToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// 1 to 128 characters.
-    public var name: Swift.String
-    public var description: Swift.String?
-    public var parameters: BetaEmptyModelParam?
-    /// Whether to enforce strict parameter validation. If omitted, Responses attempts to use strict validation when the schema is compatible, and falls back to non-strict validation otherwise.
-    public var strict: Swift.Bool?
-    /// A JSON Schema describing the JSON value encoded in string outputs for this function tool. This does not describe content-array outputs.
-    public var outputSchema: JSONObject?
-    /// Whether this function should be deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The tool invocation context(s).
-    ///
-    /// At least 1 item.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaFunctionToolParam = FunctionToolParam
 
-    /// Creates a new `BetaFunctionToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: 1 to 128 characters.
-    ///   - description: Optional; left out of the JSON when `nil`.
-    ///   - parameters: Optional; left out of the JSON when `nil`.
-    ///   - strict: Whether to enforce strict parameter validation.
-    ///   - outputSchema: A JSON Schema describing the JSON value encoded in string outputs for this function tool.
-    ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
-    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: BetaEmptyModelParam? = nil,
-        strict: Swift.Bool? = nil,
-        outputSchema: JSONObject? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.strict = strict
-        self.outputSchema = outputSchema
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaFunctionToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional(BetaEmptyModelParam.self, "parameters")
-        self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.outputSchema = try reader.optional(JSONObject.self, "output_schema")
-        self.deferLoading = try reader.optional(Swift.Bool.self, "defer_loading")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("function", "type")
-        try writer.encode(self.name, "name")
-        try writer.encodeIfPresent(self.description, "description")
-        try writer.encodeIfPresent(self.parameters, "parameters")
-        try writer.encodeIfPresent(self.strict, "strict")
-        try writer.encodeIfPresent(self.outputSchema, "output_schema")
-        try writer.encodeIfPresent(self.deferLoading, "defer_loading")
-        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``GrammarSyntax1``: the spec's `BetaGrammarSyntax1` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaGrammarSyntax1`.
-public struct BetaGrammarSyntax1: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaGrammarSyntax1 = GrammarSyntax1
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `lark`
-    public static var lark: Self { Self(rawValue: "lark") }
-
-    /// `regex`
-    public static var regex: Self { Self(rawValue: "regex") }
-}
-
+/// - Note: The same type as ``HTTPError``: the spec's `BetaHTTPError` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaHTTPError`.
-public struct BetaHTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var code: Swift.Int
-    public var message: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaHTTPError = HTTPError
 
-    /// Creates a new `BetaHTTPError`.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    /// Decodes `BetaHTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "http_error", required: true)
-        self.code = try reader.required(Swift.Int.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("http_error", "type")
-        try writer.encode(self.code, "code")
-        try writer.encode(self.message, "message")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``HybridSearchOptions``: the spec's `BetaHybridSearchOptions` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaHybridSearchOptions`.
-public struct BetaHybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The weight of the embedding in the reciprocal ranking fusion.
-    public var embeddingWeight: Swift.Double
-    /// The weight of the text in the reciprocal ranking fusion.
-    public var textWeight: Swift.Double
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaHybridSearchOptions = HybridSearchOptions
 
-    /// Creates a new `BetaHybridSearchOptions`.
-    ///
-    /// - Parameters:
-    ///   - embeddingWeight: The weight of the embedding in the reciprocal ranking fusion.
-    ///   - textWeight: The weight of the text in the reciprocal ranking fusion.
-    public init(
-        embeddingWeight: Swift.Double,
-        textWeight: Swift.Double
-    ) {
-        self.embeddingWeight = embeddingWeight
-        self.textWeight = textWeight
-    }
-
-    /// Decodes `BetaHybridSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.embeddingWeight = try reader.required(Swift.Double.self, "embedding_weight")
-        self.textWeight = try reader.required(Swift.Double.self, "text_weight")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.embeddingWeight, "embedding_weight")
-        try writer.encode(self.textWeight, "text_weight")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ImageDetail``: the spec's `BetaImageDetail` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageDetail`.
-public struct BetaImageDetail: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaImageDetail = ImageDetail
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ImageGenActionEnum``: the spec's `BetaImageGenActionEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenActionEnum`.
-public struct BetaImageGenActionEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `generate`
-    public static var generate: Self { Self(rawValue: "generate") }
-
-    /// `edit`
-    public static var edit: Self { Self(rawValue: "edit") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-}
+public typealias BetaImageGenActionEnum = ImageGenActionEnum
 
 /// A tool that generates images using the GPT image models.
 ///
+/// - Note: The same type as ``ImageGenTool``: the spec's `BetaImageGenTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenTool`.
-public struct BetaImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var model: BetaImageGenTool.Model?
-    /// The quality of the generated image. One of `low`, `medium`, `high`,
-    /// or `auto`. Default: `auto`.
-    ///
-    /// Default: `"auto"`.
-    public var quality: BetaImageGenTool.Quality?
-    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///
-    /// Default: `"auto"`.
-    public var size: BetaImageGenTool.Size?
-    /// The output format of the generated image. One of `png`, `webp`, or
-    /// `jpeg`. Default: `png`.
-    ///
-    /// Default: `"png"`.
-    public var outputFormat: BetaImageGenTool.OutputFormat?
-    /// Compression level for the output image. Default: 100.
-    ///
-    /// Default: `100`. At least 0, at most 100.
-    public var outputCompression: Swift.Int?
-    /// Moderation level for the generated image. Default: `auto`.
-    ///
-    /// Default: `"auto"`.
-    public var moderation: BetaImageGenTool.Moderation?
-    /// Set the background of the generated image. One of `transparent`,
-    /// `opaque`, or `auto`. Transparent backgrounds are available for
-    /// supported GPT Image models. For `gpt-image-2` and
-    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
-    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
-    ///
-    /// Default: `"auto"`.
-    public var background: BetaImageGenTool.Background?
-    /// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
-    public var inputFidelity: BetaInputFidelity?
-    /// Optional mask for inpainting. Contains `image_url`
-    /// (string, optional) and `file_id` (string, optional).
-    public var inputImageMask: BetaImageGenTool.InputImageMask?
-    /// Number of partial images to generate in streaming mode, from 0 (default value) to 3.
-    ///
-    /// Default: `0`. At least 0, at most 3.
-    public var partialImages: Swift.Int?
-    /// Whether to generate a new image or edit an existing image. Default: `auto`.
-    public var action: BetaImageGenActionEnum?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaImageGenTool`.
-    ///
-    /// - Parameters:
-    ///   - model: Optional; left out of the JSON when `nil`.
-    ///   - quality: The quality of the generated image. Default: `"auto"`.
-    ///   - size: The size of the generated images. Default: `"auto"`.
-    ///   - outputFormat: The output format of the generated image. Default: `"png"`.
-    ///   - outputCompression: Compression level for the output image. Default: `100`. At least 0, at most 100.
-    ///   - moderation: Moderation level for the generated image. Default: `"auto"`.
-    ///   - background: Set the background of the generated image. Default: `"auto"`.
-    ///   - inputFidelity: Control how much effort the model will exert to match the style and features, especially facial features, of input images.
-    ///   - inputImageMask: Optional mask for inpainting.
-    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3. Default: `0`. At least 0, at most 3.
-    ///   - action: Whether to generate a new image or edit an existing image.
-    public init(
-        model: BetaImageGenTool.Model? = nil,
-        quality: BetaImageGenTool.Quality? = nil,
-        size: BetaImageGenTool.Size? = nil,
-        outputFormat: BetaImageGenTool.OutputFormat? = nil,
-        outputCompression: Swift.Int? = nil,
-        moderation: BetaImageGenTool.Moderation? = nil,
-        background: BetaImageGenTool.Background? = nil,
-        inputFidelity: BetaInputFidelity? = nil,
-        inputImageMask: BetaImageGenTool.InputImageMask? = nil,
-        partialImages: Swift.Int? = nil,
-        action: BetaImageGenActionEnum? = nil
-    ) {
-        self.model = model
-        self.quality = quality
-        self.size = size
-        self.outputFormat = outputFormat
-        self.outputCompression = outputCompression
-        self.moderation = moderation
-        self.background = background
-        self.inputFidelity = inputFidelity
-        self.inputImageMask = inputImageMask
-        self.partialImages = partialImages
-        self.action = action
-    }
-
-    /// Decodes `BetaImageGenTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "image_generation", required: true)
-        self.model = try reader.optional(BetaImageGenTool.Model.self, "model")
-        self.quality = try reader.optional(BetaImageGenTool.Quality.self, "quality")
-        self.size = try reader.optional(BetaImageGenTool.Size.self, "size")
-        self.outputFormat = try reader.optional(BetaImageGenTool.OutputFormat.self, "output_format")
-        self.outputCompression = try reader.optional(Swift.Int.self, "output_compression")
-        self.moderation = try reader.optional(BetaImageGenTool.Moderation.self, "moderation")
-        self.background = try reader.optional(BetaImageGenTool.Background.self, "background")
-        self.inputFidelity = try reader.optional(BetaInputFidelity.self, "input_fidelity")
-        self.inputImageMask = try reader.optional(BetaImageGenTool.InputImageMask.self, "input_image_mask")
-        self.partialImages = try reader.optional(Swift.Int.self, "partial_images")
-        self.action = try reader.optional(BetaImageGenActionEnum.self, "action")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("image_generation", "type")
-        try writer.encodeIfPresent(self.model, "model")
-        try writer.encodeIfPresent(self.quality, "quality")
-        try writer.encodeIfPresent(self.size, "size")
-        try writer.encodeIfPresent(self.outputFormat, "output_format")
-        try writer.encodeIfPresent(self.outputCompression, "output_compression")
-        try writer.encodeIfPresent(self.moderation, "moderation")
-        try writer.encodeIfPresent(self.background, "background")
-        try writer.encodeIfPresent(self.inputFidelity, "input_fidelity")
-        try writer.encodeIfPresent(self.inputImageMask, "input_image_mask")
-        try writer.encodeIfPresent(self.partialImages, "partial_images")
-        try writer.encodeIfPresent(self.action, "action")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/model`.
-    public struct Model: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `gpt-image-1`
-        public static var gptImage1: Self { Self(rawValue: "gpt-image-1") }
-
-        /// `gpt-image-1-mini`
-        public static var gptImage1Mini: Self { Self(rawValue: "gpt-image-1-mini") }
-
-        /// `gpt-image-1.5`
-        public static var gptImage1_5: Self { Self(rawValue: "gpt-image-1.5") }
-
-        /// `gpt-image-2`
-        public static var gptImage2: Self { Self(rawValue: "gpt-image-2") }
-
-        /// `gpt-image-2-2026-04-21`
-        public static var gptImage2_2026_04_21: Self { Self(rawValue: "gpt-image-2-2026-04-21") }
-    }
-
-    /// The quality of the generated image. One of `low`, `medium`, `high`,
-    /// or `auto`. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/quality`.
-    public struct Quality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-
-        /// `medium`
-        public static var medium: Self { Self(rawValue: "medium") }
-
-        /// `high`
-        public static var high: Self { Self(rawValue: "high") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/size`.
-    public struct Size: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1024x1024`
-        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
-
-        /// `1024x1536`
-        public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
-
-        /// `1536x1024`
-        public static var _1536x1024: Self { Self(rawValue: "1536x1024") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// The output format of the generated image. One of `png`, `webp`, or
-    /// `jpeg`. Default: `png`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/output_format`.
-    public struct OutputFormat: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `png`
-        public static var png: Self { Self(rawValue: "png") }
-
-        /// `webp`
-        public static var webp: Self { Self(rawValue: "webp") }
-
-        /// `jpeg`
-        public static var jpeg: Self { Self(rawValue: "jpeg") }
-    }
-
-    /// Moderation level for the generated image. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/moderation`.
-    public struct Moderation: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-    }
-
-    /// Set the background of the generated image. One of `transparent`,
-    /// `opaque`, or `auto`. Transparent backgrounds are available for
-    /// supported GPT Image models. For `gpt-image-2` and
-    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
-    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/background`.
-    public struct Background: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `transparent`
-        public static var transparent: Self { Self(rawValue: "transparent") }
-
-        /// `opaque`
-        public static var opaque: Self { Self(rawValue: "opaque") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// Optional mask for inpainting. Contains `image_url`
-    /// (string, optional) and `file_id` (string, optional).
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/input_image_mask`.
-    public struct InputImageMask: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Base64-encoded mask image.
-        public var imageURL: Swift.String?
-        /// File ID for the mask image.
-        public var fileID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `InputImageMask`.
-        ///
-        /// - Parameters:
-        ///   - imageURL: Base64-encoded mask image.
-        ///   - fileID: File ID for the mask image.
-        public init(
-            imageURL: Swift.String? = nil,
-            fileID: Swift.String? = nil
-        ) {
-            self.imageURL = imageURL
-            self.fileID = fileID
-        }
-
-        /// Decodes `InputImageMask` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.imageURL = try reader.optional(Swift.String.self, "image_url")
-            self.fileID = try reader.optional(Swift.String.self, "file_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.imageURL, "image_url")
-            try writer.encodeIfPresent(self.fileID, "file_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
+public typealias BetaImageGenTool = ImageGenTool
 
 /// An image generation request made by the model.
 ///
@@ -2626,523 +1376,62 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
 /// - `message.output_text.logprobs`: Include logprobs with assistant messages.
 /// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``IncludeEnum``: the spec's `BetaIncludeEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaIncludeEnum`.
-public struct BetaIncludeEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaIncludeEnum = IncludeEnum
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// Include the search results of the file search tool call.
-    ///
-    /// The wire value `file_search_call.results`.
-    public static var fileSearchCallResults: Self { Self(rawValue: "file_search_call.results") }
-
-    /// Include the search results of the web search tool call.
-    ///
-    /// The wire value `web_search_call.results`.
-    public static var webSearchCallResults: Self { Self(rawValue: "web_search_call.results") }
-
-    /// Include the sources of the web search tool call.
-    ///
-    /// The wire value `web_search_call.action.sources`.
-    public static var webSearchCallActionSources: Self { Self(rawValue: "web_search_call.action.sources") }
-
-    /// Include image urls from the input message.
-    ///
-    /// The wire value `message.input_image.image_url`.
-    public static var messageInputImageImageURL: Self { Self(rawValue: "message.input_image.image_url") }
-
-    /// Include image urls from the computer call output.
-    ///
-    /// The wire value `computer_call_output.output.image_url`.
-    public static var computerCallOutputOutputImageURL: Self { Self(rawValue: "computer_call_output.output.image_url") }
-
-    /// Includes the outputs of python code execution in code interpreter tool call items.
-    ///
-    /// The wire value `code_interpreter_call.outputs`.
-    public static var codeInterpreterCallOutputs: Self { Self(rawValue: "code_interpreter_call.outputs") }
-
-    /// Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
-    ///
-    /// The wire value `reasoning.encrypted_content`.
-    public static var reasoningEncryptedContent: Self { Self(rawValue: "reasoning.encrypted_content") }
-
-    /// Include logprobs with assistant messages.
-    ///
-    /// The wire value `message.output_text.logprobs`.
-    public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
-}
-
+/// - Note: The same type as ``InlineSkillParam``: the spec's `BetaInlineSkillParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillParam`.
-public struct BetaInlineSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the skill.
-    public var name: Swift.String
-    /// The description of the skill.
-    public var description: Swift.String
-    /// Inline skill payload
-    public var source: BetaInlineSkillSourceParam
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInlineSkillParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the skill.
-    ///   - description: The description of the skill.
-    ///   - source: Inline skill payload
-    public init(
-        name: Swift.String,
-        description: Swift.String,
-        source: BetaInlineSkillSourceParam
-    ) {
-        self.name = name
-        self.description = description
-        self.source = source
-    }
-
-    /// Decodes `BetaInlineSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "inline", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.required(Swift.String.self, "description")
-        self.source = try reader.required(BetaInlineSkillSourceParam.self, "source")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("inline", "type")
-        try writer.encode(self.name, "name")
-        try writer.encode(self.description, "description")
-        try writer.encode(self.source, "source")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaInlineSkillParam = InlineSkillParam
 
 /// Inline skill payload
 ///
+/// - Note: The same type as ``InlineSkillSourceParam``: the spec's `BetaInlineSkillSourceParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillSourceParam`.
-public struct BetaInlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Base64-encoded skill zip bundle.
-    ///
-    /// 1 to 70254592 characters.
-    public var data: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaInlineSkillSourceParam = InlineSkillSourceParam
 
-    /// Creates a new `BetaInlineSkillSourceParam`.
-    ///
-    /// - Parameters:
-    ///   - data: Base64-encoded skill zip bundle. 1 to 70254592 characters.
-    public init(data: Swift.String) {
-        self.data = data
-    }
-
-    /// Decodes `BetaInlineSkillSourceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "base64", required: true)
-        try reader.constant("media_type", is: "application/zip", required: true)
-        self.data = try reader.required(Swift.String.self, "data")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("base64", "type")
-        try writer.encode("application/zip", "media_type")
-        try writer.encode(self.data, "data")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``InputContent``: the spec's `BetaInputContent` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputContent`.
-public enum BetaInputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A text input to the model. Selected when `type` is `input_text`.
-    case inputText(BetaInputTextContent)
-    /// An image input to the model. Selected when `type` is `input_image`.
-    case inputImage(BetaInputImageContent)
-    /// A file input to the model. Selected when `type` is `input_file`.
-    case inputFile(BetaInputFileContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "input_text":
-            self = .inputText(try BetaInputTextContent(from: decoder))
-        case "input_image":
-            self = .inputImage(try BetaInputImageContent(from: decoder))
-        case "input_file":
-            self = .inputFile(try BetaInputFileContent(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .inputText(let value): try value.encode(to: encoder)
-        case .inputImage(let value): try value.encode(to: encoder)
-        case .inputFile(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaInputContent = InputContent
 
 /// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``InputFidelity``: the spec's `BetaInputFidelity` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputFidelity`.
-public struct BetaInputFidelity: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-}
+public typealias BetaInputFidelity = InputFidelity
 
 /// A file input to the model.
+///
+/// - Note: The same type as ``InputFileContent``: the spec's `BetaInputFileContent` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputFileContent`.
-public struct BetaInputFileContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the file to be sent to the model.
-    public var fileID: Swift.String?
-    /// The name of the file to be sent to the model.
-    public var filename: Swift.String?
-    /// The content of the file to be sent to the model.
-    public var fileData: Swift.String?
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
-    /// The URL of the file to be sent to the model.
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: BetaFileInputDetail?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInputFileContent`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The ID of the file to be sent to the model.
-    ///   - filename: The name of the file to be sent to the model.
-    ///   - fileData: The content of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
-    ///   - fileURL: The URL of the file to be sent to the model.
-    ///   - detail: The detail level of the file to be sent to the model.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil,
-        fileURL: Swift.String? = nil,
-        detail: BetaFileInputDetail? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-        self.fileURL = fileURL
-        self.detail = detail
-    }
-
-    /// Decodes `BetaInputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_file", required: true)
-        self.fileID = try reader.optional(Swift.String.self, "file_id")
-        self.filename = try reader.optional(Swift.String.self, "filename")
-        self.fileData = try reader.optional(Swift.String.self, "file_data")
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
-        self.fileURL = try reader.optional(Swift.String.self, "file_url")
-        self.detail = try reader.optional(BetaFileInputDetail.self, "detail")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("input_file", "type")
-        try writer.encodeIfPresent(self.fileID, "file_id")
-        try writer.encodeIfPresent(self.filename, "filename")
-        try writer.encodeIfPresent(self.fileData, "file_data")
-        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
-        try writer.encodeIfPresent(self.fileURL, "file_url")
-        try writer.encodeIfPresent(self.detail, "detail")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaInputFileContent = InputFileContent
 
 /// A file input to the model.
 ///
+/// - Note: The same type as ``InputFileContentParam``: the spec's `BetaInputFileContentParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputFileContentParam`.
-public struct BetaInputFileContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the file to be sent to the model.
-    public var fileID: Swift.String?
-    /// The name of the file to be sent to the model.
-    public var filename: Swift.String?
-    /// The base64-encoded data of the file to be sent to the model.
-    ///
-    /// At most 73400320 characters.
-    public var fileData: Swift.String?
-    /// The URL of the file to be sent to the model.
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: BetaFileDetailEnum?
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInputFileContentParam`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The ID of the file to be sent to the model.
-    ///   - filename: The name of the file to be sent to the model.
-    ///   - fileData: The base64-encoded data of the file to be sent to the model. At most 73400320 characters.
-    ///   - fileURL: The URL of the file to be sent to the model.
-    ///   - detail: The detail level of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        fileURL: Swift.String? = nil,
-        detail: BetaFileDetailEnum? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.fileURL = fileURL
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    /// Decodes `BetaInputFileContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_file", required: true)
-        self.fileID = try reader.optional(Swift.String.self, "file_id")
-        self.filename = try reader.optional(Swift.String.self, "filename")
-        self.fileData = try reader.optional(Swift.String.self, "file_data")
-        self.fileURL = try reader.optional(Swift.String.self, "file_url")
-        self.detail = try reader.optional(BetaFileDetailEnum.self, "detail")
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("input_file", "type")
-        try writer.encodeIfPresent(self.fileID, "file_id")
-        try writer.encodeIfPresent(self.filename, "filename")
-        try writer.encodeIfPresent(self.fileData, "file_data")
-        try writer.encodeIfPresent(self.fileURL, "file_url")
-        try writer.encodeIfPresent(self.detail, "detail")
-        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaInputFileContentParam = InputFileContentParam
 
 /// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision).
 ///
+/// - Note: The same type as ``InputImageContent``: the spec's `BetaInputImageContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputImageContent`.
-public struct BetaInputImageContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL.
-    public var imageURL: Swift.String?
-    /// The ID of the file to be sent to the model.
-    public var fileID: Swift.String?
-    /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    public var detail: BetaImageDetail
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInputImageContent`.
-    ///
-    /// - Parameters:
-    ///   - detail: The detail level of the image to be sent to the model.
-    ///   - imageURL: The URL of the image to be sent to the model.
-    ///   - fileID: The ID of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
-    public init(
-        detail: BetaImageDetail,
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    /// Decodes `BetaInputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_image", required: true)
-        self.imageURL = try reader.optional(Swift.String.self, "image_url")
-        self.fileID = try reader.optional(Swift.String.self, "file_id")
-        self.detail = try reader.required(BetaImageDetail.self, "detail")
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("input_image", "type")
-        try writer.encodeIfPresent(self.imageURL, "image_url")
-        try writer.encodeIfPresent(self.fileID, "file_id")
-        try writer.encode(self.detail, "detail")
-        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaInputImageContent = InputImageContent
 
 /// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision)
 ///
+/// - Note: The same type as ``InputImageContentParamAutoParam``: the spec's `BetaInputImageContentParamAutoParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
-public struct BetaInputImageContentParamAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL.
-    ///
-    /// At most 20971520 characters.
-    public var imageURL: Swift.String?
-    /// The ID of the file to be sent to the model.
-    public var fileID: Swift.String?
-    /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    public var detail: BetaDetailEnum?
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInputImageContentParamAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The URL of the image to be sent to the model. At most 20971520 characters.
-    ///   - fileID: The ID of the file to be sent to the model.
-    ///   - detail: The detail level of the image to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        detail: BetaDetailEnum? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    /// Decodes `BetaInputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_image", required: true)
-        self.imageURL = try reader.optional(Swift.String.self, "image_url")
-        self.fileID = try reader.optional(Swift.String.self, "file_id")
-        self.detail = try reader.optional(BetaDetailEnum.self, "detail")
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("input_image", "type")
-        try writer.encodeIfPresent(self.imageURL, "image_url")
-        try writer.encodeIfPresent(self.fileID, "file_id")
-        try writer.encodeIfPresent(self.detail, "detail")
-        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaInputImageContentParamAutoParam = InputImageContentParamAutoParam
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
@@ -3303,8 +1592,10 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
 /// A list of one or many input items to the model, containing different content
 /// types.
 ///
+/// - Note: The same type as ``InputMessageContentList``: the spec's `BetaInputMessageContentList` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageContentList`.
-public typealias BetaInputMessageContentList = [BetaInputContent]
+public typealias BetaInputMessageContentList = InputMessageContentList
 
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageResource`.
 public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -3454,108 +1745,14 @@ public enum BetaInputParam: Codable, Equatable, Sendable, UnknownCaseRepresentab
 
 /// A text input to the model.
 ///
+/// - Note: The same type as ``InputTextContent``: the spec's `BetaInputTextContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputTextContent`.
-public struct BetaInputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The text input to the model.
-    public var text: Swift.String
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInputTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
-    public init(
-        text: Swift.String,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
-    ) {
-        self.text = text
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    /// Decodes `BetaInputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, "prompt_cache_breakpoint")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("input_text", "type")
-        try writer.encode(self.text, "text")
-        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaInputTextContent = InputTextContent
 
 /// A text input to the model.
 ///
+/// - Note: The same type as ``InputTextContentParam``: the spec's `BetaInputTextContentParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
-public struct BetaInputTextContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The text input to the model.
-    ///
-    /// At most 10485760 characters.
-    public var text: Swift.String
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text input to the model. At most 10485760 characters.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
-    public init(
-        text: Swift.String,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.text = text
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    /// Decodes `BetaInputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, "prompt_cache_breakpoint")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("input_text", "type")
-        try writer.encode(self.text, "text")
-        try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaInputTextContentParam = InputTextContentParam

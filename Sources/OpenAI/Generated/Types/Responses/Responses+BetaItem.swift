@@ -618,44 +618,7 @@ public enum BetaItemResource: Codable, Equatable, Sendable, UnknownCaseRepresent
 
 /// A collection of keypresses the model would like to perform.
 ///
+/// - Note: The same type as ``KeyPressAction``: the spec's `BetaKeyPressAction` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaKeyPressAction`.
-public struct BetaKeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
-    public var keys: [Swift.String]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaKeyPressAction`.
-    ///
-    /// - Parameters:
-    ///   - keys: The combination of keys the model is requesting to be pressed.
-    public init(keys: [Swift.String]) {
-        self.keys = keys
-    }
-
-    /// Decodes `BetaKeyPressAction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "keypress", required: true)
-        self.keys = try reader.required([Swift.String].self, "keys")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("keypress", "type")
-        try writer.encode(self.keys, "keys")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaKeyPressAction = KeyPressAction

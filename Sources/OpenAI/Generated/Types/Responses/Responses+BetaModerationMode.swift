@@ -4,258 +4,38 @@
 import Foundation
 import OpenAIRuntime
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ModerationMode``: the spec's `BetaModerationMode` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationMode`.
-public struct BetaModerationMode: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `score`
-    public static var score: Self { Self(rawValue: "score") }
-
-    /// `block`
-    public static var block: Self { Self(rawValue: "block") }
-}
+public typealias BetaModerationMode = ModerationMode
 
 /// Configuration for running moderation on the input and output of this response.
 ///
+/// - Note: The same type as ``ModerationParam``: the spec's `BetaModerationParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaModerationParam`.
-public struct BetaModerationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
-    public var model: Swift.String
-    /// The policy to apply to moderated response input and output.
-    public var policy: BetaModerationPolicyParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaModerationParam`.
-    ///
-    /// - Parameters:
-    ///   - model: The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
-    ///   - policy: The policy to apply to moderated response input and output.
-    public init(
-        model: Swift.String,
-        policy: BetaModerationPolicyParam? = nil
-    ) {
-        self.model = model
-        self.policy = policy
-    }
-
-    /// Decodes `BetaModerationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.model = try reader.required(Swift.String.self, "model")
-        self.policy = try reader.optional(BetaModerationPolicyParam.self, "policy")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.model, "model")
-        try writer.encodeIfPresent(self.policy, "policy")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaModerationParam = ModerationParam
 
 /// The policy to apply to moderated response input and output.
 ///
+/// - Note: The same type as ``ModerationPolicyParam``: the spec's `BetaModerationPolicyParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaModerationPolicyParam`.
-public struct BetaModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The moderation policy for the response input.
-    public var input: BetaModerationConfigParam?
-    /// The moderation policy for the response output.
-    public var output: BetaModerationConfigParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaModerationPolicyParam`.
-    ///
-    /// - Parameters:
-    ///   - input: The moderation policy for the response input.
-    ///   - output: The moderation policy for the response output.
-    public init(
-        input: BetaModerationConfigParam? = nil,
-        output: BetaModerationConfigParam? = nil
-    ) {
-        self.input = input
-        self.output = output
-    }
-
-    /// Decodes `BetaModerationPolicyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.input = try reader.optional(BetaModerationConfigParam.self, "input")
-        self.output = try reader.optional(BetaModerationConfigParam.self, "output")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.input, "input")
-        try writer.encodeIfPresent(self.output, "output")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaModerationPolicyParam = ModerationPolicyParam
 
 /// A moderation result produced for the response input or output.
 ///
+/// - Note: The same type as ``ModerationResultBody``: the spec's `BetaModerationResultBody` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaModerationResultBody`.
-public struct BetaModerationResultBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The moderation model that produced this result.
-    public var model: Swift.String
-    /// A boolean indicating whether the content was flagged by any category.
-    public var flagged: Swift.Bool
-    /// A dictionary of moderation categories to booleans, True if the input is flagged under this category.
-    public var categories: [Swift.String: Swift.Bool]
-    /// A dictionary of moderation categories to scores.
-    public var categoryScores: [Swift.String: Swift.Double]
-    /// Which modalities of input are reflected by the score for each category.
-    public var categoryAppliedInputTypes: [Swift.String: [BetaModerationInputType]]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaModerationResultBody`.
-    ///
-    /// - Parameters:
-    ///   - model: The moderation model that produced this result.
-    ///   - flagged: A boolean indicating whether the content was flagged by any category.
-    ///   - categories: A dictionary of moderation categories to booleans, True if the input is flagged under this category.
-    ///   - categoryScores: A dictionary of moderation categories to scores.
-    ///   - categoryAppliedInputTypes: Which modalities of input are reflected by the score for each category.
-    public init(
-        model: Swift.String,
-        flagged: Swift.Bool,
-        categories: [Swift.String: Swift.Bool],
-        categoryScores: [Swift.String: Swift.Double],
-        categoryAppliedInputTypes: [Swift.String: [BetaModerationInputType]]
-    ) {
-        self.model = model
-        self.flagged = flagged
-        self.categories = categories
-        self.categoryScores = categoryScores
-        self.categoryAppliedInputTypes = categoryAppliedInputTypes
-    }
-
-    /// Decodes `BetaModerationResultBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "moderation_result", required: true)
-        self.model = try reader.required(Swift.String.self, "model")
-        self.flagged = try reader.required(Swift.Bool.self, "flagged")
-        self.categories = try reader.required([Swift.String: Swift.Bool].self, "categories")
-        self.categoryScores = try reader.required([Swift.String: Swift.Double].self, "category_scores")
-        self.categoryAppliedInputTypes = try reader.required([Swift.String: [BetaModerationInputType]].self, "category_applied_input_types")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("moderation_result", "type")
-        try writer.encode(self.model, "model")
-        try writer.encode(self.flagged, "flagged")
-        try writer.encode(self.categories, "categories")
-        try writer.encode(self.categoryScores, "category_scores")
-        try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaModerationResultBody = ModerationResultBody
 
 /// A mouse move action.
 ///
+/// - Note: The same type as ``MoveParam``: the spec's `BetaMoveParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaMoveParam`.
-public struct BetaMoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The x-coordinate to move to.
-    public var x: Swift.Int
-    /// The y-coordinate to move to.
-    public var y: Swift.Int
-    /// The keys being held while moving the mouse.
-    public var keys: [Swift.String]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaMoveParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate to move to.
-    ///   - y: The y-coordinate to move to.
-    ///   - keys: The keys being held while moving the mouse.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    /// Decodes `BetaMoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "move", required: true)
-        self.x = try reader.required(Swift.Int.self, "x")
-        self.y = try reader.required(Swift.Int.self, "y")
-        self.keys = try reader.optional([Swift.String].self, "keys")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("move", "type")
-        try writer.encode(self.x, "x")
-        try writer.encode(self.y, "y")
-        try writer.encodeIfPresent(self.keys, "keys")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaMoveParam = MoveParam
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
@@ -663,148 +443,15 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
 
 /// Groups function/custom tools under a shared namespace.
 ///
+/// - Note: The same type as ``NamespaceToolParam``: the spec's `BetaNamespaceToolParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam`.
-public struct BetaNamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The namespace name used in tool calls (for example, `crm`).
-    ///
-    /// At least 1 character.
-    public var name: Swift.String
-    /// A description of the namespace shown to the model.
-    public var description: Swift.String
-    /// The function/custom tools available inside this namespace.
-    ///
-    /// At least 1 item.
-    public var tools: [BetaNamespaceToolParam.Tool]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaNamespaceToolParam = NamespaceToolParam
 
-    /// Creates a new `BetaNamespaceToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The namespace name used in tool calls (for example, `crm`). At least 1 character.
-    ///   - description: A description of the namespace shown to the model.
-    ///   - tools: The function/custom tools available inside this namespace. At least 1 item.
-    public init(
-        name: Swift.String,
-        description: Swift.String,
-        tools: [BetaNamespaceToolParam.Tool]
-    ) {
-        self.name = name
-        self.description = description
-        self.tools = tools
-    }
-
-    /// Decodes `BetaNamespaceToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "namespace", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.description = try reader.required(Swift.String.self, "description")
-        self.tools = try reader.required([BetaNamespaceToolParam.Tool].self, "tools")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("namespace", "type")
-        try writer.encode(self.name, "name")
-        try writer.encode(self.description, "description")
-        try writer.encode(self.tools, "tools")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// A function or custom tool that belongs to a namespace.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam/properties/tools/items`.
-    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `function`.
-        case function(BetaFunctionToolParam)
-        /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
-        case custom(BetaCustomToolParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "function":
-                self = .function(try BetaFunctionToolParam(from: decoder))
-            case "custom":
-                self = .custom(try BetaCustomToolParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .function(let value): try value.encode(to: encoder)
-            case .custom(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``OutputContent``: the spec's `BetaOutputContent` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputContent`.
-public enum BetaOutputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A text output from the model. Selected when `type` is `output_text`.
-    case outputText(BetaOutputTextContent)
-    /// A refusal from the model. Selected when `type` is `refusal`.
-    case refusal(BetaRefusalContent)
-    /// Reasoning text from the model. Selected when `type` is `reasoning_text`.
-    case reasoningText(BetaReasoningTextContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "output_text":
-            self = .outputText(try BetaOutputTextContent(from: decoder))
-        case "refusal":
-            self = .refusal(try BetaRefusalContent(from: decoder))
-        case "reasoning_text":
-            self = .reasoningText(try BetaReasoningTextContent(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .outputText(let value): try value.encode(to: encoder)
-        case .refusal(let value): try value.encode(to: encoder)
-        case .reasoningText(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaOutputContent = OutputContent
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
@@ -1067,101 +714,17 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 }
 
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``OutputMessageContent``: the spec's `BetaOutputMessageContent` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputMessageContent`.
-public enum BetaOutputMessageContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A text output from the model. Selected when `type` is `output_text`.
-    case outputText(BetaOutputTextContent)
-    /// A refusal from the model. Selected when `type` is `refusal`.
-    case refusal(BetaRefusalContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "output_text":
-            self = .outputText(try BetaOutputTextContent(from: decoder))
-        case "refusal":
-            self = .refusal(try BetaRefusalContent(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .outputText(let value): try value.encode(to: encoder)
-        case .refusal(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaOutputMessageContent = OutputMessageContent
 
 /// A text output from the model.
 ///
+/// - Note: The same type as ``OutputTextContent``: the spec's `BetaOutputTextContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaOutputTextContent`.
-public struct BetaOutputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The text output from the model.
-    public var text: Swift.String
-    /// The annotations of the text output.
-    public var annotations: [BetaAnnotation]
-    public var logprobs: [BetaLogProb]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaOutputTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The text output from the model.
-    ///   - annotations: The annotations of the text output.
-    ///   - logprobs: Required.
-    public init(
-        text: Swift.String,
-        annotations: [BetaAnnotation],
-        logprobs: [BetaLogProb]
-    ) {
-        self.text = text
-        self.annotations = annotations
-        self.logprobs = logprobs
-    }
-
-    /// Decodes `BetaOutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "output_text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.annotations = try reader.required([BetaAnnotation].self, "annotations")
-        self.logprobs = try reader.required([BetaLogProb].self, "logprobs")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("output_text", "type")
-        try writer.encode(self.text, "text")
-        try writer.encode(self.annotations, "annotations")
-        try writer.encode(self.logprobs, "logprobs")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaOutputTextContent = OutputTextContent
 
 /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
 public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1258,22 +821,10 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``PersonalityEnum``: the spec's `BetaPersonalityEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPersonalityEnum`.
-public struct BetaPersonalityEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `friendly`
-    public static var friendly: Self { Self(rawValue: "friendly") }
-
-    /// `pragmatic`
-    public static var pragmatic: Self { Self(rawValue: "pragmatic") }
-}
+public typealias BetaPersonalityEnum = PersonalityEnum
 
 /// - Remark: Generated from `#/components/schemas/BetaProgram`.
 public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -152,681 +152,101 @@ public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ProgramOutputItemStatus``: the spec's `BetaProgramOutputItemStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemStatus`.
-public struct BetaProgramOutputItemStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaProgramOutputItemStatus = ProgramOutputItemStatus
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ProgramOutputStatus``: the spec's `BetaProgramOutputStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputStatus`.
-public struct BetaProgramOutputStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaProgramOutputStatus = ProgramOutputStatus
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
+/// - Note: The same type as ``ProgramToolCallCaller``: the spec's `BetaProgramToolCallCaller` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCaller`.
-public struct BetaProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The call ID of the program item that produced this tool call.
-    public var callerID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaProgramToolCallCaller = ProgramToolCallCaller
 
-    /// Creates a new `BetaProgramToolCallCaller`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    /// Decodes `BetaProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "program", required: true)
-        self.callerID = try reader.required(Swift.String.self, "caller_id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("program", "type")
-        try writer.encode(self.callerID, "caller_id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``ProgramToolCallCallerParam``: the spec's `BetaProgramToolCallCallerParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCallerParam`.
-public struct BetaProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The call ID of the program item that produced this tool call.
-    ///
-    /// 1 to 64 characters.
-    public var callerID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaProgramToolCallCallerParam = ProgramToolCallCallerParam
 
-    /// Creates a new `BetaProgramToolCallCallerParam`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call. 1 to 64 characters.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    /// Decodes `BetaProgramToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "program", required: true)
-        self.callerID = try reader.required(Swift.String.self, "caller_id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("program", "type")
-        try writer.encode(self.callerID, "caller_id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``ProgrammaticToolCallingParam``: the spec's `BetaProgrammaticToolCallingParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaProgrammaticToolCallingParam`.
-public struct BetaProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaProgrammaticToolCallingParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "programmatic_tool_calling", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("programmatic_tool_calling", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaProgrammaticToolCallingParam = ProgrammaticToolCallingParam
 
 /// Reference to a prompt template and its variables.
 /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
 ///
+/// - Note: The same type as ``Prompt``: the spec's `BetaPrompt` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaPrompt/anyOf/0`.
-public struct BetaPrompt: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique identifier of the prompt template to use.
-    public var id: Swift.String
-    /// Optional version of the prompt template.
-    public var version: Swift.String?
-    /// Optional map of values to substitute in for variables in your
-    /// prompt. The substitution values can either be strings, or other
-    /// Response input types like images or files.
-    public var variables: BetaResponsePromptVariables?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaPrompt`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique identifier of the prompt template to use.
-    ///   - version: Optional version of the prompt template.
-    ///   - variables: Optional map of values to substitute in for variables in your prompt.
-    public init(
-        id: Swift.String,
-        version: Swift.String? = nil,
-        variables: BetaResponsePromptVariables? = nil
-    ) {
-        self.id = id
-        self.version = version
-        self.variables = variables
-    }
-
-    /// Decodes `BetaPrompt` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.version = try reader.optional(Swift.String.self, "version")
-        self.variables = try reader.optional(BetaResponsePromptVariables.self, "variables")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.id, "id")
-        try writer.encodeIfPresent(self.version, "version")
-        try writer.encodeIfPresent(self.variables, "variables")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaPrompt = Prompt
 
 /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Note: The same type as ``PromptCacheBreakpointConfig``: the spec's `BetaPromptCacheBreakpointConfig` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointConfig`.
-public struct BetaPromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaPromptCacheBreakpointConfig`.
-    public init() {
-    }
-
-    /// Decodes `BetaPromptCacheBreakpointConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("mode", is: "explicit", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("explicit", "mode")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaPromptCacheBreakpointConfig = PromptCacheBreakpointConfig
 
 /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
 ///
+/// - Note: The same type as ``PromptCacheBreakpointParam``: the spec's `BetaPromptCacheBreakpointParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointParam`.
-public struct BetaPromptCacheBreakpointParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaPromptCacheBreakpointParam = PromptCacheBreakpointParam
 
-    /// Creates a new `BetaPromptCacheBreakpointParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaPromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("mode", is: "explicit", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("explicit", "mode")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``PromptCacheModeEnum``: the spec's `BetaPromptCacheModeEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheModeEnum`.
-public struct BetaPromptCacheModeEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `implicit`
-    public static var implicit: Self { Self(rawValue: "implicit") }
-
-    /// `explicit`
-    public static var explicit: Self { Self(rawValue: "explicit") }
-}
+public typealias BetaPromptCacheModeEnum = PromptCacheModeEnum
 
 /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
 ///
+/// - Note: The same type as ``PromptCacheOptions``: the spec's `BetaPromptCacheOptions` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptions`.
-public struct BetaPromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Whether implicit prompt-cache breakpoints were enabled.
-    public var mode: BetaPromptCacheModeEnum
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaPromptCacheOptions`.
-    ///
-    /// - Parameters:
-    ///   - mode: Whether implicit prompt-cache breakpoints were enabled.
-    public init(mode: BetaPromptCacheModeEnum) {
-        self.mode = mode
-    }
-
-    /// Decodes `BetaPromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("ttl", is: "30m", required: true)
-        self.mode = try reader.required(BetaPromptCacheModeEnum.self, "mode")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("30m", "ttl")
-        try writer.encode(self.mode, "mode")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaPromptCacheOptions = PromptCacheOptions
 
 /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
 ///
+/// - Note: The same type as ``PromptCacheOptionsParam``: the spec's `BetaPromptCacheOptionsParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptionsParam`.
-public struct BetaPromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
-    public var mode: BetaPromptCacheModeEnum?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaPromptCacheOptionsParam = PromptCacheOptionsParam
 
-    /// Creates a new `BetaPromptCacheOptionsParam`.
-    ///
-    /// - Parameters:
-    ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint.
-    public init(mode: BetaPromptCacheModeEnum? = nil) {
-        self.mode = mode
-    }
-
-    /// Decodes `BetaPromptCacheOptionsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("ttl", is: "30m", required: false)
-        self.mode = try reader.optional(BetaPromptCacheModeEnum.self, "mode")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("30m", "ttl")
-        try writer.encodeIfPresent(self.mode, "mode")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``PromptCacheRetentionEnum``: the spec's `BetaPromptCacheRetentionEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheRetentionEnum`.
-public struct BetaPromptCacheRetentionEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaPromptCacheRetentionEnum = PromptCacheRetentionEnum
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_memory`
-    public static var inMemory: Self { Self(rawValue: "in_memory") }
-
-    /// `24h`
-    public static var _24h: Self { Self(rawValue: "24h") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``PromptCacheTTLEnum``: the spec's `BetaPromptCacheTTLEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheTTLEnum`.
-public struct BetaPromptCacheTTLEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaPromptCacheTTLEnum = PromptCacheTTLEnum
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `30m`
-    public static var _30m: Self { Self(rawValue: "30m") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``RankerVersionType``: the spec's `BetaRankerVersionType` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaRankerVersionType`.
-public struct BetaRankerVersionType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaRankerVersionType = RankerVersionType
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default-2024-11-15`
-    public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
-}
-
+/// - Note: The same type as ``RankingOptions``: the spec's `BetaRankingOptions` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaRankingOptions`.
-public struct BetaRankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ranker to use for the file search.
-    public var ranker: BetaRankerVersionType?
-    /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
-    public var scoreThreshold: Swift.Double?
-    /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
-    public var hybridSearch: BetaHybridSearchOptions?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaRankingOptions`.
-    ///
-    /// - Parameters:
-    ///   - ranker: The ranker to use for the file search.
-    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1.
-    ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
-    public init(
-        ranker: BetaRankerVersionType? = nil,
-        scoreThreshold: Swift.Double? = nil,
-        hybridSearch: BetaHybridSearchOptions? = nil
-    ) {
-        self.ranker = ranker
-        self.scoreThreshold = scoreThreshold
-        self.hybridSearch = hybridSearch
-    }
-
-    /// Decodes `BetaRankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.ranker = try reader.optional(BetaRankerVersionType.self, "ranker")
-        self.scoreThreshold = try reader.optional(Swift.Double.self, "score_threshold")
-        self.hybridSearch = try reader.optional(BetaHybridSearchOptions.self, "hybrid_search")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.ranker, "ranker")
-        try writer.encodeIfPresent(self.scoreThreshold, "score_threshold")
-        try writer.encodeIfPresent(self.hybridSearch, "hybrid_search")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaRankingOptions = RankingOptions
 
 /// **gpt-5 and o-series models only**
 ///
 /// Configuration options for
 /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
 ///
+/// - Note: The same type as ``Reasoning``: the spec's `BetaReasoning` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaReasoning`.
-public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Controls the reasoning execution mode for the request.
-    ///
-    /// When returned on a response, this is the effective execution mode.
-    public var mode: BetaReasoningModeEnum?
-    /// Constrains effort on reasoning for reasoning models. Currently supported
-    /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
-    /// Reducing reasoning effort can result in faster responses and fewer tokens
-    /// used on reasoning in a response. Not all reasoning models support every
-    /// value. See the
-    /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
-    /// for model-specific support.
-    ///
-    /// Default: `"medium"`.
-    public var effort: BetaReasoningEffort?
-    /// A summary of the reasoning performed by the model. This can be
-    /// useful for debugging and understanding the model's reasoning process.
-    /// One of `auto`, `concise`, or `detailed`.
-    ///
-    /// `concise` is supported for `computer-use-preview` models and all reasoning models after `gpt-5`.
-    public var summary: BetaReasoning.Summary?
-    /// Controls which reasoning items are rendered back to the model on later turns.
-    /// If omitted or set to `auto`, the model determines the context mode. The
-    /// `gpt-5.6` model family defaults to `all_turns`; earlier models default to
-    /// `current_turn`.
-    ///
-    /// When returned on a response, this is the effective reasoning context mode
-    /// used for the response.
-    public var context: BetaReasoning.Context?
-    /// **Deprecated:** use `summary` instead.
-    ///
-    /// A summary of the reasoning performed by the model. This can be
-    /// useful for debugging and understanding the model's reasoning process.
-    /// One of `auto`, `concise`, or `detailed`.
-    public var generateSummary: BetaReasoning.GenerateSummary?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaReasoning`.
-    ///
-    /// - Parameters:
-    ///   - mode: Controls the reasoning execution mode for the request.
-    ///   - effort: Constrains effort on reasoning for reasoning models. Default: `"medium"`.
-    ///   - summary: A summary of the reasoning performed by the model.
-    ///   - context: Controls which reasoning items are rendered back to the model on later turns.
-    ///   - generateSummary: **Deprecated:** use `summary` instead.
-    public init(
-        mode: BetaReasoningModeEnum? = nil,
-        effort: BetaReasoningEffort? = nil,
-        summary: BetaReasoning.Summary? = nil,
-        context: BetaReasoning.Context? = nil,
-        generateSummary: BetaReasoning.GenerateSummary? = nil
-    ) {
-        self.mode = mode
-        self.effort = effort
-        self.summary = summary
-        self.context = context
-        self.generateSummary = generateSummary
-    }
-
-    /// Decodes `BetaReasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.mode = try reader.optional(BetaReasoningModeEnum.self, "mode")
-        self.effort = try reader.optional(BetaReasoningEffort.self, "effort")
-        self.summary = try reader.optional(BetaReasoning.Summary.self, "summary")
-        self.context = try reader.optional(BetaReasoning.Context.self, "context")
-        self.generateSummary = try reader.optional(BetaReasoning.GenerateSummary.self, "generate_summary")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.mode, "mode")
-        try writer.encodeIfPresent(self.effort, "effort")
-        try writer.encodeIfPresent(self.summary, "summary")
-        try writer.encodeIfPresent(self.context, "context")
-        try writer.encodeIfPresent(self.generateSummary, "generate_summary")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// A summary of the reasoning performed by the model. This can be
-    /// useful for debugging and understanding the model's reasoning process.
-    /// One of `auto`, `concise`, or `detailed`.
-    ///
-    /// `concise` is supported for `computer-use-preview` models and all reasoning models after `gpt-5`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaReasoning/properties/summary/anyOf/0`.
-    public struct Summary: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `concise`
-        public static var concise: Self { Self(rawValue: "concise") }
-
-        /// `detailed`
-        public static var detailed: Self { Self(rawValue: "detailed") }
-    }
-
-    /// Controls which reasoning items are rendered back to the model on later turns.
-    /// If omitted or set to `auto`, the model determines the context mode. The
-    /// `gpt-5.6` model family defaults to `all_turns`; earlier models default to
-    /// `current_turn`.
-    ///
-    /// When returned on a response, this is the effective reasoning context mode
-    /// used for the response.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaReasoning/properties/context/anyOf/0`.
-    public struct Context: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `current_turn`
-        public static var currentTurn: Self { Self(rawValue: "current_turn") }
-
-        /// `all_turns`
-        public static var allTurns: Self { Self(rawValue: "all_turns") }
-    }
-
-    /// **Deprecated:** use `summary` instead.
-    ///
-    /// A summary of the reasoning performed by the model. This can be
-    /// useful for debugging and understanding the model's reasoning process.
-    /// One of `auto`, `concise`, or `detailed`.
-    ///
-    /// - Important: Deprecated in the OpenAI API.
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaReasoning/properties/generate_summary/anyOf/0`.
-    public struct GenerateSummary: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `concise`
-        public static var concise: Self { Self(rawValue: "concise") }
-
-        /// `detailed`
-        public static var detailed: Self { Self(rawValue: "detailed") }
-    }
-}
+public typealias BetaReasoning = Reasoning
 
 /// Constrains effort on reasoning for reasoning models. Currently supported
 /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
@@ -836,37 +256,10 @@ public struct BetaReasoning: Codable, Equatable, Sendable, SpecDeviationReportin
 /// [reasoning guide](https://platform.openai.com/docs/guides/reasoning)
 /// for model-specific support.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ReasoningEffort``: the spec's `BetaReasoningEffort` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningEffort/anyOf/0`.
-public struct BetaReasoningEffort: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `none`
-    public static var none: Self { Self(rawValue: "none") }
-
-    /// `minimal`
-    public static var minimal: Self { Self(rawValue: "minimal") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `xhigh`
-    public static var xhigh: Self { Self(rawValue: "xhigh") }
-
-    /// `max`
-    public static var max: Self { Self(rawValue: "max") }
-}
+public typealias BetaReasoningEffort = ReasoningEffort
 
 /// A description of the chain of thought used by a reasoning model while generating
 /// a response. Be sure to include these items in your `input` to the Responses API
@@ -961,110 +354,24 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
     }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ReasoningModeEnum``: the spec's `BetaReasoningModeEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningModeEnum`.
-public struct BetaReasoningModeEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `standard`
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    /// `pro`
-    public static var pro: Self { Self(rawValue: "pro") }
-}
+public typealias BetaReasoningModeEnum = ReasoningModeEnum
 
 /// Reasoning text from the model.
 ///
+/// - Note: The same type as ``ReasoningTextContent``: the spec's `BetaReasoningTextContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningTextContent`.
-public struct BetaReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The reasoning text from the model.
-    public var text: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaReasoningTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The reasoning text from the model.
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    /// Decodes `BetaReasoningTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "reasoning_text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("reasoning_text", "type")
-        try writer.encode(self.text, "text")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaReasoningTextContent = ReasoningTextContent
 
 /// A refusal from the model.
 ///
+/// - Note: The same type as ``RefusalContent``: the spec's `BetaRefusalContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaRefusalContent`.
-public struct BetaRefusalContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The refusal explanation from the model.
-    public var refusal: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaRefusalContent`.
-    ///
-    /// - Parameters:
-    ///   - refusal: The refusal explanation from the model.
-    public init(refusal: Swift.String) {
-        self.refusal = refusal
-    }
-
-    /// Decodes `BetaRefusalContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "refusal", required: true)
-        self.refusal = try reader.required(Swift.String.self, "refusal")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("refusal", "type")
-        try writer.encode(self.refusal, "refusal")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaRefusalContent = RefusalContent
 
 /// Emitted when there is a partial audio response.
 ///
@@ -1865,45 +1172,10 @@ public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, Sp
 
 /// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
 ///
+/// - Note: The same type as ``ResponseConversation``: the spec's `BetaResponseConversation` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseConversation`.
-public struct BetaResponseConversation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the conversation that this response was associated with.
-    public var id: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseConversation`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the conversation that this response was associated with.
-    public init(id: Swift.String) {
-        self.id = id
-    }
-
-    /// Decodes `BetaResponseConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.id, "id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaResponseConversation = ResponseConversation
 
 /// An event that is emitted when a response is created.
 ///
@@ -2115,127 +1387,17 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Send
 
 /// An error object returned when the model fails to generate a Response.
 ///
+/// - Note: The same type as ``ResponseError``: the spec's `BetaResponseError` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseError/anyOf/0`.
-public struct BetaResponseError: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The error code for the response.
-    public var code: BetaResponseErrorCode
-    /// A human-readable description of the error.
-    public var message: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseError`.
-    ///
-    /// - Parameters:
-    ///   - code: The error code for the response.
-    ///   - message: A human-readable description of the error.
-    public init(
-        code: BetaResponseErrorCode,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    /// Decodes `BetaResponseError` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.code = try reader.required(BetaResponseErrorCode.self, "code")
-        self.message = try reader.required(Swift.String.self, "message")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.code, "code")
-        try writer.encode(self.message, "message")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaResponseError = ResponseError
 
 /// The error code for the response.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ResponseErrorCode``: the spec's `BetaResponseErrorCode` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseErrorCode`.
-public struct BetaResponseErrorCode: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `server_error`
-    public static var serverError: Self { Self(rawValue: "server_error") }
-
-    /// `rate_limit_exceeded`
-    public static var rateLimitExceeded: Self { Self(rawValue: "rate_limit_exceeded") }
-
-    /// `invalid_prompt`
-    public static var invalidPrompt: Self { Self(rawValue: "invalid_prompt") }
-
-    /// `data_residency_mismatch`
-    public static var dataResidencyMismatch: Self { Self(rawValue: "data_residency_mismatch") }
-
-    /// `bio_policy`
-    public static var bioPolicy: Self { Self(rawValue: "bio_policy") }
-
-    /// `vector_store_timeout`
-    public static var vectorStoreTimeout: Self { Self(rawValue: "vector_store_timeout") }
-
-    /// `invalid_image`
-    public static var invalidImage: Self { Self(rawValue: "invalid_image") }
-
-    /// `invalid_image_format`
-    public static var invalidImageFormat: Self { Self(rawValue: "invalid_image_format") }
-
-    /// `invalid_base64_image`
-    public static var invalidBase64Image: Self { Self(rawValue: "invalid_base64_image") }
-
-    /// `invalid_image_url`
-    public static var invalidImageURL: Self { Self(rawValue: "invalid_image_url") }
-
-    /// `image_too_large`
-    public static var imageTooLarge: Self { Self(rawValue: "image_too_large") }
-
-    /// `image_too_small`
-    public static var imageTooSmall: Self { Self(rawValue: "image_too_small") }
-
-    /// `image_parse_error`
-    public static var imageParseError: Self { Self(rawValue: "image_parse_error") }
-
-    /// `image_content_policy_violation`
-    public static var imageContentPolicyViolation: Self { Self(rawValue: "image_content_policy_violation") }
-
-    /// `invalid_image_mode`
-    public static var invalidImageMode: Self { Self(rawValue: "invalid_image_mode") }
-
-    /// `image_file_too_large`
-    public static var imageFileTooLarge: Self { Self(rawValue: "image_file_too_large") }
-
-    /// `unsupported_image_media_type`
-    public static var unsupportedImageMediaType: Self { Self(rawValue: "unsupported_image_media_type") }
-
-    /// `empty_image_file`
-    public static var emptyImageFile: Self { Self(rawValue: "empty_image_file") }
-
-    /// `failed_to_download_image`
-    public static var failedToDownloadImage: Self { Self(rawValue: "failed_to_download_image") }
-
-    /// `image_file_not_found`
-    public static var imageFileNotFound: Self { Self(rawValue: "image_file_not_found") }
-}
+public typealias BetaResponseErrorCode = ResponseErrorCode
 
 /// Emitted when an error occurs.
 ///
@@ -2577,81 +1739,25 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Send
 /// model will not generate JSON without a system or user message instructing it
 /// to do so.
 ///
+/// - Note: The same type as ``ResponseFormatJSONObject``: the spec's `BetaResponseFormatJsonObject` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonObject`.
-public struct BetaResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseFormatJSONObject`.
-    public init() {
-    }
-
-    /// Decodes `BetaResponseFormatJSONObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "json_object", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("json_object", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaResponseFormatJSONObject = ResponseFormatJSONObject
 
 /// The schema for the response format, described as a JSON Schema object.
 /// Learn how to build JSON schemas [here](https://json-schema.org/).
 ///
+/// - Note: The same type as ``ResponseFormatJSONSchemaSchema``: the spec's `BetaResponseFormatJsonSchemaSchema` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonSchemaSchema`.
-public typealias BetaResponseFormatJSONSchemaSchema = JSONObject
+public typealias BetaResponseFormatJSONSchemaSchema = ResponseFormatJSONSchemaSchema
 
 /// Default response format. Used to generate text responses.
 ///
+/// - Note: The same type as ``ResponseFormatText``: the spec's `BetaResponseFormatText` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFormatText`.
-public struct BetaResponseFormatText: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseFormatText`.
-    public init() {
-    }
-
-    /// Decodes `BetaResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "text", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("text", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaResponseFormatText = ResponseFormatText
 
 /// Emitted when there is a partial function-call arguments delta.
 ///

@@ -409,110 +409,10 @@ public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationR
 /// a particular token at a given position in the sequence. Less-negative (higher)
 /// logprob values indicate greater model confidence in that token choice.
 ///
+/// - Note: The same type as ``ResponseLogProb``: the spec's `BetaResponseLogProb` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseLogProb`.
-public struct BetaResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A possible text token.
-    public var token: Swift.String
-    /// The log probability of this token.
-    public var logprob: Swift.Double
-    /// The log probabilities of up to 20 of the most likely tokens.
-    public var topLogprobs: [BetaResponseLogProb.TopLogprob]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseLogProb`.
-    ///
-    /// - Parameters:
-    ///   - token: A possible text token.
-    ///   - logprob: The log probability of this token.
-    ///   - topLogprobs: The log probabilities of up to 20 of the most likely tokens.
-    public init(
-        token: Swift.String,
-        logprob: Swift.Double,
-        topLogprobs: [BetaResponseLogProb.TopLogprob]? = nil
-    ) {
-        self.token = token
-        self.logprob = logprob
-        self.topLogprobs = topLogprobs
-    }
-
-    /// Decodes `BetaResponseLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.token = try reader.required(Swift.String.self, "token")
-        self.logprob = try reader.required(Swift.Double.self, "logprob")
-        self.topLogprobs = try reader.optional([BetaResponseLogProb.TopLogprob].self, "top_logprobs")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.token, "token")
-        try writer.encode(self.logprob, "logprob")
-        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/BetaResponseLogProb/properties/top_logprobs/items`.
-    public struct TopLogprob: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// A possible text token.
-        public var token: Swift.String?
-        /// The log probability of this token.
-        public var logprob: Swift.Double?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `TopLogprob`.
-        ///
-        /// - Parameters:
-        ///   - token: A possible text token.
-        ///   - logprob: The log probability of this token.
-        public init(
-            token: Swift.String? = nil,
-            logprob: Swift.Double? = nil
-        ) {
-            self.token = token
-            self.logprob = logprob
-        }
-
-        /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.token = try reader.optional(Swift.String.self, "token")
-            self.logprob = try reader.optional(Swift.Double.self, "logprob")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.token, "token")
-            try writer.encodeIfPresent(self.logprob, "logprob")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
+public typealias BetaResponseLogProb = ResponseLogProb
 
 /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
 ///
@@ -1289,182 +1189,20 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Se
     }
 }
 
+/// - Note: The same type as ``ResponsePromptVariables``: the spec's `BetaResponsePromptVariables` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponsePromptVariables`.
-public typealias BetaResponsePromptVariables = [Swift.String: BetaResponsePromptVariablesValue]
+public typealias BetaResponsePromptVariables = ResponsePromptVariables
 
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: The same type as ``ResponsePromptVariablesValue``: the spec's `BetaResponsePromptVariables` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsePromptVariables/anyOf/0/additionalProperties`.
-public enum BetaResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    case string(Swift.String)
-    /// A text input to the model.
-    case betaInputTextContent(BetaInputTextContent)
-    /// An image input to the model.
-    case betaInputImageContent(BetaInputImageContent)
-    /// A file input to the model.
-    case betaInputFileContent(BetaInputFileContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
+public typealias BetaResponsePromptVariablesValue = ResponsePromptVariablesValue
 
-    /// Creates the ``string(_:)`` case from a string literal.
-    public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        if let value = decoder.attemptCase(Swift.String.self) {
-            self = .string(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaInputTextContent.self) {
-            self = .betaInputTextContent(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaInputImageContent.self) {
-            self = .betaInputImageContent(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaInputFileContent.self) {
-            self = .betaInputFileContent(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .string(let value): try value.encode(to: encoder)
-        case .betaInputTextContent(let value): try value.encode(to: encoder)
-        case .betaInputImageContent(let value): try value.encode(to: encoder)
-        case .betaInputFileContent(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
+/// - Note: The same type as ``ResponseProperties``: the spec's `BetaResponseProperties` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseProperties`.
-public struct BetaResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the previous response to the model. Use this to
-    /// create multi-turn conversations. Learn more about
-    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
-    public var previousResponseID: Swift.String?
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
-    /// to browse and compare available models.
-    public var model: BetaModelIDsResponses?
-    /// Whether to run the model response in the background.
-    /// [Learn more](https://platform.openai.com/docs/guides/background).
-    ///
-    /// Default: `false`.
-    public var background: Swift.Bool?
-    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
-    public var maxToolCalls: Swift.Int?
-    /// Configuration options for a text response from the model. Can be plain
-    /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
-    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
-    public var text: BetaResponseTextParam?
-    /// An array of tools the model may call while generating a response. You
-    /// can specify which tool to use by setting the `tool_choice` parameter.
-    ///
-    /// We support the following categories of tools:
-    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
-    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
-    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
-    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
-    /// - **Function calls (custom tools)**: Functions that are defined by you,
-    ///   enabling the model to call your own code with strongly typed arguments
-    ///   and outputs. Learn more about
-    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
-    ///   custom tools to call your own code.
-    public var tools: BetaToolsArray?
-    /// How the model should select which tool (or tools) to use when generating
-    /// a response. See the `tools` parameter to see how to specify which tools
-    /// the model can call.
-    public var toolChoice: BetaToolChoiceParam?
-    /// Reference to a prompt template and its variables.
-    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
-    public var prompt: BetaPrompt?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseProperties`.
-    ///
-    /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - previousResponseID: The unique ID of the previous response to the model.
-    ///   - background: Whether to run the model response in the background. Default: `false`.
-    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
-    ///   - prompt: Reference to a prompt template and its variables.
-    public init(
-        model: BetaModelIDsResponses? = nil,
-        tools: BetaToolsArray? = nil,
-        toolChoice: BetaToolChoiceParam? = nil,
-        text: BetaResponseTextParam? = nil,
-        previousResponseID: Swift.String? = nil,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        prompt: BetaPrompt? = nil
-    ) {
-        self.previousResponseID = previousResponseID
-        self.model = model
-        self.background = background
-        self.maxToolCalls = maxToolCalls
-        self.text = text
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.prompt = prompt
-    }
-
-    /// Decodes `BetaResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
-        self.model = try reader.optional(BetaModelIDsResponses.self, "model")
-        self.background = try reader.optional(Swift.Bool.self, "background")
-        self.maxToolCalls = try reader.optional(Swift.Int.self, "max_tool_calls")
-        self.text = try reader.optional(BetaResponseTextParam.self, "text")
-        self.tools = try reader.optional(BetaToolsArray.self, "tools")
-        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, "tool_choice")
-        self.prompt = try reader.optional(BetaPrompt.self, "prompt")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
-        try writer.encodeIfPresent(self.model, "model")
-        try writer.encodeIfPresent(self.background, "background")
-        try writer.encodeIfPresent(self.maxToolCalls, "max_tool_calls")
-        try writer.encodeIfPresent(self.text, "text")
-        try writer.encodeIfPresent(self.tools, "tools")
-        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
-        try writer.encodeIfPresent(self.prompt, "prompt")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaResponseProperties = ResponseProperties
 
 /// Emitted when a response is queued and waiting to be processed.
 ///
@@ -2569,51 +2307,10 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equ
 
 /// Options for streaming responses. Only set this when you set `stream: true`.
 ///
+/// - Note: The same type as ``ResponseStreamOptions``: the spec's `BetaResponseStreamOptions` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseStreamOptions/anyOf/0`.
-public struct BetaResponseStreamOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// When true, stream obfuscation will be enabled. Stream obfuscation adds
-    /// random characters to an `obfuscation` field on streaming delta events to
-    /// normalize payload sizes as a mitigation to certain side-channel attacks.
-    /// These obfuscation fields are included by default, but add a small amount
-    /// of overhead to the data stream. You can set `include_obfuscation` to
-    /// false to optimize for bandwidth if you trust the network links between
-    /// your application and the OpenAI API.
-    public var includeObfuscation: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseStreamOptions`.
-    ///
-    /// - Parameters:
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
-    public init(includeObfuscation: Swift.Bool? = nil) {
-        self.includeObfuscation = includeObfuscation
-    }
-
-    /// Decodes `BetaResponseStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.includeObfuscation = try reader.optional(Swift.Bool.self, "include_obfuscation")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaResponseStreamOptions = ResponseStreamOptions
 
 /// Emitted when there is an additional text delta.
 ///

@@ -9,238 +9,18 @@ import OpenAIRuntime
 /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
 /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
 ///
+/// - Note: The same type as ``ResponseTextParam``: the spec's `BetaResponseTextParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseTextParam`.
-public struct BetaResponseTextParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// An object specifying the format that the model must output.
-    ///
-    /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
-    /// which ensures the model will match your supplied JSON schema. Learn more in the
-    /// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
-    ///
-    /// The default format is `{ "type": "text" }` with no additional options.
-    ///
-    /// **Not recommended for gpt-4o and newer models:**
-    ///
-    /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
-    /// ensures the message the model generates is valid JSON. Using `json_schema`
-    /// is preferred for models that support it.
-    public var format: BetaTextResponseFormatConfiguration?
-    /// Constrains the verbosity of the model's response. Lower values will result in
-    /// more concise responses, while higher values will result in more verbose responses.
-    /// Currently supported values are `low`, `medium`, and `high`. The default is
-    /// `medium`.
-    ///
-    /// Default: `"medium"`.
-    public var verbosity: BetaVerbosity?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseTextParam`.
-    ///
-    /// - Parameters:
-    ///   - format: An object specifying the format that the model must output.
-    ///   - verbosity: Constrains the verbosity of the model's response. Default: `"medium"`.
-    public init(
-        format: BetaTextResponseFormatConfiguration? = nil,
-        verbosity: BetaVerbosity? = nil
-    ) {
-        self.format = format
-        self.verbosity = verbosity
-    }
-
-    /// Decodes `BetaResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.format = try reader.optional(BetaTextResponseFormatConfiguration.self, "format")
-        self.verbosity = try reader.optional(BetaVerbosity.self, "verbosity")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.format, "format")
-        try writer.encodeIfPresent(self.verbosity, "verbosity")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaResponseTextParam = ResponseTextParam
 
 /// Represents token usage details including input tokens, output tokens,
 /// a breakdown of output tokens, and the total tokens used.
 ///
+/// - Note: The same type as ``ResponseUsage``: the spec's `BetaResponseUsage` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponseUsage`.
-public struct BetaResponseUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The number of input tokens.
-    public var inputTokens: Swift.Int
-    /// A detailed breakdown of the input tokens.
-    public var inputTokensDetails: BetaResponseUsage.InputTokensDetails
-    /// The number of output tokens.
-    public var outputTokens: Swift.Int
-    /// A detailed breakdown of the output tokens.
-    public var outputTokensDetails: BetaResponseUsage.OutputTokensDetails
-    /// The total number of tokens used.
-    public var totalTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaResponseUsage`.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: The number of input tokens.
-    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
-    ///   - outputTokens: The number of output tokens.
-    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
-    ///   - totalTokens: The total number of tokens used.
-    public init(
-        inputTokens: Swift.Int,
-        inputTokensDetails: BetaResponseUsage.InputTokensDetails,
-        outputTokens: Swift.Int,
-        outputTokensDetails: BetaResponseUsage.OutputTokensDetails,
-        totalTokens: Swift.Int
-    ) {
-        self.inputTokens = inputTokens
-        self.inputTokensDetails = inputTokensDetails
-        self.outputTokens = outputTokens
-        self.outputTokensDetails = outputTokensDetails
-        self.totalTokens = totalTokens
-    }
-
-    /// Decodes `BetaResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
-        self.inputTokensDetails = try reader.required(BetaResponseUsage.InputTokensDetails.self, "input_tokens_details")
-        self.outputTokens = try reader.required(Swift.Int.self, "output_tokens")
-        self.outputTokensDetails = try reader.required(BetaResponseUsage.OutputTokensDetails.self, "output_tokens_details")
-        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.inputTokens, "input_tokens")
-        try writer.encode(self.inputTokensDetails, "input_tokens_details")
-        try writer.encode(self.outputTokens, "output_tokens")
-        try writer.encode(self.outputTokensDetails, "output_tokens_details")
-        try writer.encode(self.totalTokens, "total_tokens")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// A detailed breakdown of the input tokens.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The number of tokens that were retrieved from the cache.
-        /// [More on prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
-        public var cachedTokens: Swift.Int
-        /// The number of input tokens that were written to the cache.
-        public var cacheWriteTokens: Swift.Int?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `InputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
-        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
-        public init(
-            cachedTokens: Swift.Int,
-            cacheWriteTokens: Swift.Int? = nil
-        ) {
-            self.cachedTokens = cachedTokens
-            self.cacheWriteTokens = cacheWriteTokens
-        }
-
-        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.cachedTokens = try reader.required(Swift.Int.self, "cached_tokens")
-            self.cacheWriteTokens = try reader.optional(Swift.Int.self, "cache_write_tokens")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode(self.cachedTokens, "cached_tokens")
-            try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-
-    /// A detailed breakdown of the output tokens.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/output_tokens_details`.
-    public struct OutputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The number of reasoning tokens.
-        public var reasoningTokens: Swift.Int
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `OutputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - reasoningTokens: The number of reasoning tokens.
-        public init(reasoningTokens: Swift.Int) {
-            self.reasoningTokens = reasoningTokens
-        }
-
-        /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.reasoningTokens = try reader.required(Swift.Int.self, "reasoning_tokens")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode(self.reasoningTokens, "reasoning_tokens")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
+public typealias BetaResponseUsage = ResponseUsage
 
 /// Emitted when a web search call is completed.
 ///
@@ -976,176 +756,32 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
 
 /// A screenshot action.
 ///
+/// - Note: The same type as ``ScreenshotParam``: the spec's `BetaScreenshotParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaScreenshotParam`.
-public struct BetaScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaScreenshotParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "screenshot", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("screenshot", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaScreenshotParam = ScreenshotParam
 
 /// A scroll action.
 ///
+/// - Note: The same type as ``ScrollParam``: the spec's `BetaScrollParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaScrollParam`.
-public struct BetaScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The x-coordinate where the scroll occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the scroll occurred.
-    public var y: Swift.Int
-    /// The horizontal scroll distance.
-    public var scrollX: Swift.Int
-    /// The vertical scroll distance.
-    public var scrollY: Swift.Int
-    /// The keys being held while scrolling.
-    public var keys: [Swift.String]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaScrollParam = ScrollParam
 
-    /// Creates a new `BetaScrollParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate where the scroll occurred.
-    ///   - y: The y-coordinate where the scroll occurred.
-    ///   - scrollX: The horizontal scroll distance.
-    ///   - scrollY: The vertical scroll distance.
-    ///   - keys: The keys being held while scrolling.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        scrollX: Swift.Int,
-        scrollY: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.scrollX = scrollX
-        self.scrollY = scrollY
-        self.keys = keys
-    }
-
-    /// Decodes `BetaScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "scroll", required: true)
-        self.x = try reader.required(Swift.Int.self, "x")
-        self.y = try reader.required(Swift.Int.self, "y")
-        self.scrollX = try reader.required(Swift.Int.self, "scroll_x")
-        self.scrollY = try reader.required(Swift.Int.self, "scroll_y")
-        self.keys = try reader.optional([Swift.String].self, "keys")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("scroll", "type")
-        try writer.encode(self.x, "x")
-        try writer.encode(self.y, "y")
-        try writer.encode(self.scrollX, "scroll_x")
-        try writer.encode(self.scrollY, "scroll_y")
-        try writer.encodeIfPresent(self.keys, "keys")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``SearchContentType``: the spec's `BetaSearchContentType` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSearchContentType`.
-public struct BetaSearchContentType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaSearchContentType = SearchContentType
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `text`
-    public static var text: Self { Self(rawValue: "text") }
-
-    /// `image`
-    public static var image: Self { Self(rawValue: "image") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``SearchContextSize``: the spec's `BetaSearchContextSize` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSearchContextSize`.
-public struct BetaSearchContextSize: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaSearchContextSize = SearchContextSize
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ServiceTierEnum``: the spec's `BetaServiceTierEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaServiceTierEnum`.
-public struct BetaServiceTierEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default`
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    /// `fast`
-    public static var fast: Self { Self(rawValue: "fast") }
-
-    /// `flex`
-    public static var flex: Self { Self(rawValue: "flex") }
-
-    /// `priority`
-    public static var priority: Self { Self(rawValue: "priority") }
-}
+public typealias BetaServiceTierEnum = ServiceTierEnum
 
 /// Specifies the processing type used for serving the request.
 ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
@@ -1157,331 +793,55 @@ public struct BetaServiceTierEnum: OpenEnum {
 ///
 ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ServiceTierResponses``: the spec's `BetaServiceTierResponses` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaServiceTierResponses/anyOf/0`.
-public struct BetaServiceTierResponses: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default`
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    /// `flex`
-    public static var flex: Self { Self(rawValue: "flex") }
-
-    /// `scale`
-    public static var scale: Self { Self(rawValue: "scale") }
-
-    /// `priority`
-    public static var priority: Self { Self(rawValue: "priority") }
-
-    /// `fast`
-    public static var fast: Self { Self(rawValue: "fast") }
-
-    /// `ultrafast`
-    public static var ultrafast: Self { Self(rawValue: "ultrafast") }
-}
+public typealias BetaServiceTierResponses = ServiceTierResponses
 
 /// A delta of stdout/stderr emitted while a shell call was running.
 ///
+/// - Note: The same type as ``ShellCallOutputDelta``: the spec's `BetaShellCallOutputDelta` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaShellCallOutputDelta`.
-public struct BetaShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The stdout delta that was emitted.
-    public var stdout: Swift.String?
-    /// The stderr delta that was emitted.
-    public var stderr: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaShellCallOutputDelta = ShellCallOutputDelta
 
-    /// Creates a new `BetaShellCallOutputDelta`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The stdout delta that was emitted.
-    ///   - stderr: The stderr delta that was emitted.
-    public init(
-        stdout: Swift.String? = nil,
-        stderr: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-    }
-
-    /// Decodes `BetaShellCallOutputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.stdout = try reader.optional(Swift.String.self, "stdout")
-        self.stderr = try reader.optional(Swift.String.self, "stderr")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.stdout, "stdout")
-        try writer.encodeIfPresent(self.stderr, "stderr")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``SkillReferenceParam``: the spec's `BetaSkillReferenceParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaSkillReferenceParam`.
-public struct BetaSkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The ID of the referenced skill.
-    ///
-    /// 1 to 64 characters.
-    public var skillID: Swift.String
-    /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
-    public var version: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaSkillReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - skillID: The ID of the referenced skill. 1 to 64 characters.
-    ///   - version: Optional skill version.
-    public init(
-        skillID: Swift.String,
-        version: Swift.String? = nil
-    ) {
-        self.skillID = skillID
-        self.version = version
-    }
-
-    /// Decodes `BetaSkillReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "skill_reference", required: true)
-        self.skillID = try reader.required(Swift.String.self, "skill_id")
-        self.version = try reader.optional(Swift.String.self, "version")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("skill_reference", "type")
-        try writer.encode(self.skillID, "skill_id")
-        try writer.encodeIfPresent(self.version, "version")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaSkillReferenceParam = SkillReferenceParam
 
 /// Forces the model to call the apply_patch tool when executing a tool call.
 ///
+/// - Note: The same type as ``SpecificApplyPatchParam``: the spec's `BetaSpecificApplyPatchParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaSpecificApplyPatchParam`.
-public struct BetaSpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaSpecificApplyPatchParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaSpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "apply_patch", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("apply_patch", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaSpecificApplyPatchParam = SpecificApplyPatchParam
 
 /// Forces the model to call the shell tool when a tool call is required.
 ///
+/// - Note: The same type as ``SpecificFunctionShellParam``: the spec's `BetaSpecificFunctionShellParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaSpecificFunctionShellParam`.
-public struct BetaSpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaSpecificFunctionShellParam = SpecificFunctionShellParam
 
-    /// Creates a new `BetaSpecificFunctionShellParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaSpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "shell", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("shell", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``SpecificProgrammaticToolCallingParam``: the spec's `BetaSpecificProgrammaticToolCallingParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaSpecificProgrammaticToolCallingParam`.
-public struct BetaSpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaSpecificProgrammaticToolCallingParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaSpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "programmatic_tool_calling", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("programmatic_tool_calling", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaSpecificProgrammaticToolCallingParam = SpecificProgrammaticToolCallingParam
 
 /// A summary text from the model.
 ///
+/// - Note: The same type as ``SummaryTextContent``: the spec's `BetaSummaryTextContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaSummaryTextContent`.
-public struct BetaSummaryTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A summary of the reasoning output from the model so far.
-    public var text: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaSummaryTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: A summary of the reasoning output from the model so far.
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    /// Decodes `BetaSummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "summary_text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("summary_text", "type")
-        try writer.encode(self.text, "text")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaSummaryTextContent = SummaryTextContent
 
 /// A text content.
 ///
+/// - Note: The same type as ``TextContent``: the spec's `BetaTextContent` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaTextContent`.
-public struct BetaTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var text: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaTextContent`.
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    /// Decodes `BetaTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("text", "type")
-        try writer.encode(self.text, "text")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaTextContent = TextContent
 
 /// An object specifying the format that the model must output.
 ///
@@ -1497,124 +857,18 @@ public struct BetaTextContent: Codable, Equatable, Sendable, SpecDeviationReport
 /// ensures the message the model generates is valid JSON. Using `json_schema`
 /// is preferred for models that support it.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``TextResponseFormatConfiguration``: the spec's `BetaTextResponseFormatConfiguration` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatConfiguration`.
-public enum BetaTextResponseFormatConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Default response format. Selected when `type` is `text`.
-    case text(BetaResponseFormatText)
-    /// JSON Schema response format. Selected when `type` is `json_schema`.
-    case jsonSchema(BetaTextResponseFormatJSONSchema)
-    /// JSON object response format. Selected when `type` is `json_object`.
-    case jsonObject(BetaResponseFormatJSONObject)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "text":
-            self = .text(try BetaResponseFormatText(from: decoder))
-        case "json_schema":
-            self = .jsonSchema(try BetaTextResponseFormatJSONSchema(from: decoder))
-        case "json_object":
-            self = .jsonObject(try BetaResponseFormatJSONObject(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .text(let value): try value.encode(to: encoder)
-        case .jsonSchema(let value): try value.encode(to: encoder)
-        case .jsonObject(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaTextResponseFormatConfiguration = TextResponseFormatConfiguration
 
 /// JSON Schema response format. Used to generate structured JSON responses.
 /// Learn more about [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs).
 ///
+/// - Note: The same type as ``TextResponseFormatJSONSchema``: the spec's `BetaTextResponseFormatJsonSchema` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatJsonSchema`.
-public struct BetaTextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A description of what the response format is for, used by the model to
-    /// determine how to respond in the format.
-    public var description: Swift.String?
-    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
-    /// underscores and dashes, with a maximum length of 64.
-    public var name: Swift.String
-    /// The schema for the response format, described as a JSON Schema object.
-    /// Learn how to build JSON schemas [here](https://json-schema.org/).
-    public var schema: BetaResponseFormatJSONSchemaSchema
-    /// Whether to enable strict schema adherence when generating the output.
-    /// If set to true, the model will always follow the exact schema defined
-    /// in the `schema` field. Only a subset of JSON Schema is supported when
-    /// `strict` is `true`. To learn more, read the [Structured Outputs
-    /// guide](https://platform.openai.com/docs/guides/structured-outputs).
-    ///
-    /// Default: `false`.
-    public var strict: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaTextResponseFormatJSONSchema`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the response format.
-    ///   - schema: The schema for the response format, described as a JSON Schema object.
-    ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
-    ///   - strict: Whether to enable strict schema adherence when generating the output. Default: `false`.
-    public init(
-        name: Swift.String,
-        schema: BetaResponseFormatJSONSchemaSchema,
-        description: Swift.String? = nil,
-        strict: Swift.Bool? = nil
-    ) {
-        self.description = description
-        self.name = name
-        self.schema = schema
-        self.strict = strict
-    }
-
-    /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "json_schema", required: true)
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.name = try reader.required(Swift.String.self, "name")
-        self.schema = try reader.required(BetaResponseFormatJSONSchemaSchema.self, "schema")
-        self.strict = try reader.optional(Swift.Bool.self, "strict")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("json_schema", "type")
-        try writer.encodeIfPresent(self.description, "description")
-        try writer.encode(self.name, "name")
-        try writer.encode(self.schema, "schema")
-        try writer.encodeIfPresent(self.strict, "strict")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaTextResponseFormatJSONSchema = TextResponseFormatJSONSchema
 
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
 public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1747,462 +1001,59 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
 
 /// Token counts
 ///
+/// - Note: The same type as ``TokenCountsResource``: the spec's `BetaTokenCountsResource` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
-public struct BetaTokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var inputTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaTokenCountsResource`.
-    public init(inputTokens: Swift.Int) {
-        self.inputTokens = inputTokens
-    }
-
-    /// Decodes `BetaTokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "response.input_tokens", required: true)
-        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("response.input_tokens", "object")
-        try writer.encode(self.inputTokens, "input_tokens")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaTokenCountsResource = TokenCountsResource
 
 /// A tool that can be used to generate a response.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``Tool``: the spec's `BetaTool` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTool`.
-public enum BetaTool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Defines a function in your own code the model can choose to call. Selected when `type` is `function`.
-    case function(BetaFunctionTool)
-    /// A tool that searches for relevant content from uploaded files. Selected when `type` is `file_search`.
-    case fileSearch(BetaFileSearchTool)
-    /// A tool that controls a virtual computer. Selected when `type` is `computer`.
-    case computer(BetaComputerTool)
-    /// A tool that controls a virtual computer. Selected when `type` is `computer_use_preview`.
-    case computerUsePreview(BetaComputerUsePreviewTool)
-    /// Search the Internet for sources related to the prompt. Selected when `type` is `web_search` or `web_search_2025_08_26`.
-    case webSearchTool(BetaWebSearchTool)
-    /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
-    case mcp(BetaMCPTool)
-    /// A tool that runs Python code to help generate a response to a prompt. Selected when `type` is `code_interpreter`.
-    case codeInterpreter(BetaCodeInterpreterTool)
-    /// Selected when `type` is `programmatic_tool_calling`.
-    case programmaticToolCalling(BetaProgrammaticToolCallingParam)
-    /// A tool that generates images using the GPT image models. Selected when `type` is `image_generation`.
-    case imageGeneration(BetaImageGenTool)
-    /// A tool that allows the model to execute shell commands in a local environment. Selected when `type` is `local_shell`.
-    case localShell(BetaLocalShellToolParam)
-    /// A tool that allows the model to execute shell commands. Selected when `type` is `shell`.
-    case shell(BetaFunctionShellToolParam)
-    /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
-    case custom(BetaCustomToolParam)
-    /// Groups function/custom tools under a shared namespace. Selected when `type` is `namespace`.
-    case namespace(BetaNamespaceToolParam)
-    /// Hosted or BYOT tool search configuration for deferred tools. Selected when `type` is `tool_search`.
-    case toolSearch(BetaToolSearchToolParam)
-    /// This tool searches the web for relevant results to use in a response. Selected when `type` is `web_search_preview` or `web_search_preview_2025_03_11`.
-    case webSearchPreviewTool(BetaWebSearchPreviewTool)
-    /// Allows the assistant to create, delete, or update files using unified diffs. Selected when `type` is `apply_patch`.
-    case applyPatch(BetaApplyPatchToolParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "function":
-            self = .function(try BetaFunctionTool(from: decoder))
-        case "file_search":
-            self = .fileSearch(try BetaFileSearchTool(from: decoder))
-        case "computer":
-            self = .computer(try BetaComputerTool(from: decoder))
-        case "computer_use_preview":
-            self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
-        case "web_search", "web_search_2025_08_26":
-            self = .webSearchTool(try BetaWebSearchTool(from: decoder))
-        case "mcp":
-            self = .mcp(try BetaMCPTool(from: decoder))
-        case "code_interpreter":
-            self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
-        case "programmatic_tool_calling":
-            self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
-        case "image_generation":
-            self = .imageGeneration(try BetaImageGenTool(from: decoder))
-        case "local_shell":
-            self = .localShell(try BetaLocalShellToolParam(from: decoder))
-        case "shell":
-            self = .shell(try BetaFunctionShellToolParam(from: decoder))
-        case "custom":
-            self = .custom(try BetaCustomToolParam(from: decoder))
-        case "namespace":
-            self = .namespace(try BetaNamespaceToolParam(from: decoder))
-        case "tool_search":
-            self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
-        case "web_search_preview", "web_search_preview_2025_03_11":
-            self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
-        case "apply_patch":
-            self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .function(let value): try value.encode(to: encoder)
-        case .fileSearch(let value): try value.encode(to: encoder)
-        case .computer(let value): try value.encode(to: encoder)
-        case .computerUsePreview(let value): try value.encode(to: encoder)
-        case .webSearchTool(let value): try value.encode(to: encoder)
-        case .mcp(let value): try value.encode(to: encoder)
-        case .codeInterpreter(let value): try value.encode(to: encoder)
-        case .programmaticToolCalling(let value): try value.encode(to: encoder)
-        case .imageGeneration(let value): try value.encode(to: encoder)
-        case .localShell(let value): try value.encode(to: encoder)
-        case .shell(let value): try value.encode(to: encoder)
-        case .custom(let value): try value.encode(to: encoder)
-        case .namespace(let value): try value.encode(to: encoder)
-        case .toolSearch(let value): try value.encode(to: encoder)
-        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
-        case .applyPatch(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaTool = Tool
 
 /// The execution context that produced this tool call.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``ToolCallCaller``: the spec's `BetaToolCallCaller` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolCallCaller`.
-public enum BetaToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Selected when `type` is `direct`.
-    case direct(BetaDirectToolCallCaller)
-    /// Selected when `type` is `program`.
-    case program(BetaProgramToolCallCaller)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try BetaDirectToolCallCaller(from: decoder))
-        case "program":
-            self = .program(try BetaProgramToolCallCaller(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaToolCallCaller = ToolCallCaller
 
 /// The execution context that produced this tool call.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``ToolCallCallerParam``: the spec's `BetaToolCallCallerParam` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolCallCallerParam`.
-public enum BetaToolCallCallerParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Selected when `type` is `direct`.
-    case direct(BetaDirectToolCallCallerParam)
-    /// Selected when `type` is `program`.
-    case program(BetaProgramToolCallCallerParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try BetaDirectToolCallCallerParam(from: decoder))
-        case "program":
-            self = .program(try BetaProgramToolCallCallerParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaToolCallCallerParam = ToolCallCallerParam
 
 /// Constrains the tools available to the model to a pre-defined set.
 ///
+/// - Note: The same type as ``ToolChoiceAllowed``: the spec's `BetaToolChoiceAllowed` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceAllowed`.
-public struct BetaToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Constrains the tools available to the model to a pre-defined set.
-    ///
-    /// `auto` allows the model to pick from among the allowed tools and generate a
-    /// message.
-    ///
-    /// `required` requires the model to call one or more of the allowed tools.
-    public var mode: BetaToolChoiceAllowed.Mode
-    /// A list of tool definitions that the model should be allowed to call.
-    ///
-    /// For the Responses API, the list of tool definitions might look like:
-    /// ```json
-    /// [
-    ///   { "type": "function", "name": "get_weather" },
-    ///   { "type": "mcp", "server_label": "deepwiki" },
-    ///   { "type": "image_generation" }
-    /// ]
-    /// ```
-    public var tools: [JSONObject]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaToolChoiceAllowed`.
-    ///
-    /// - Parameters:
-    ///   - mode: Constrains the tools available to the model to a pre-defined set.
-    ///   - tools: A list of tool definitions that the model should be allowed to call.
-    public init(
-        mode: BetaToolChoiceAllowed.Mode,
-        tools: [JSONObject]
-    ) {
-        self.mode = mode
-        self.tools = tools
-    }
-
-    /// Decodes `BetaToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "allowed_tools", required: true)
-        self.mode = try reader.required(BetaToolChoiceAllowed.Mode.self, "mode")
-        self.tools = try reader.required([JSONObject].self, "tools")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("allowed_tools", "type")
-        try writer.encode(self.mode, "mode")
-        try writer.encode(self.tools, "tools")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Constrains the tools available to the model to a pre-defined set.
-    ///
-    /// `auto` allows the model to pick from among the allowed tools and generate a
-    /// message.
-    ///
-    /// `required` requires the model to call one or more of the allowed tools.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaToolChoiceAllowed/properties/mode`.
-    public struct Mode: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `required`
-        public static var required: Self { Self(rawValue: "required") }
-    }
-}
+public typealias BetaToolChoiceAllowed = ToolChoiceAllowed
 
 /// Use this option to force the model to call a specific custom tool.
 ///
+/// - Note: The same type as ``ToolChoiceCustom``: the spec's `BetaToolChoiceCustom` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceCustom`.
-public struct BetaToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the custom tool to call.
-    public var name: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaToolChoiceCustom`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the custom tool to call.
-    public init(name: Swift.String) {
-        self.name = name
-    }
-
-    /// Decodes `BetaToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "custom", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("custom", "type")
-        try writer.encode(self.name, "name")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaToolChoiceCustom = ToolChoiceCustom
 
 /// Use this option to force the model to call a specific function.
 ///
+/// - Note: The same type as ``ToolChoiceFunction``: the spec's `BetaToolChoiceFunction` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceFunction`.
-public struct BetaToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the function to call.
-    public var name: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaToolChoiceFunction`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    public init(name: Swift.String) {
-        self.name = name
-    }
-
-    /// Decodes `BetaToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "function", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("function", "type")
-        try writer.encode(self.name, "name")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaToolChoiceFunction = ToolChoiceFunction
 
 /// Use this option to force the model to call a specific tool on a remote MCP server.
 ///
+/// - Note: The same type as ``ToolChoiceMCP``: the spec's `BetaToolChoiceMCP` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceMCP`.
-public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The label of the MCP server to use.
-    public var serverLabel: Swift.String
-    /// The name of the tool to call on the server.
-    public var name: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaToolChoiceMCP`.
-    ///
-    /// - Parameters:
-    ///   - serverLabel: The label of the MCP server to use.
-    ///   - name: The name of the tool to call on the server.
-    public init(
-        serverLabel: Swift.String,
-        name: Swift.String? = nil
-    ) {
-        self.serverLabel = serverLabel
-        self.name = name
-    }
-
-    /// Decodes `BetaToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "mcp", required: true)
-        self.serverLabel = try reader.required(Swift.String.self, "server_label")
-        self.name = try reader.optional(Swift.String.self, "name")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("mcp", "type")
-        try writer.encode(self.serverLabel, "server_label")
-        try writer.encodeIfPresent(self.name, "name")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaToolChoiceMCP = ToolChoiceMCP
 
 /// Controls which (if any) tool is called by the model.
 ///
@@ -2213,215 +1064,27 @@ public struct BetaToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationRepo
 ///
 /// `required` means the model must call one or more tools.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ToolChoiceOptions``: the spec's `BetaToolChoiceOptions` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceOptions`.
-public struct BetaToolChoiceOptions: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `none`
-    public static var none: Self { Self(rawValue: "none") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `required`
-    public static var required: Self { Self(rawValue: "required") }
-}
+public typealias BetaToolChoiceOptions = ToolChoiceOptions
 
 /// How the model should select which tool (or tools) to use when generating
 /// a response. See the `tools` parameter to see how to specify which tools
 /// the model can call.
 ///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: The same type as ``ToolChoiceParam``: the spec's `BetaToolChoiceParam` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceParam`.
-public enum BetaToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Controls which (if any) tool is called by the model.
-    case toolChoiceOptions(BetaToolChoiceOptions)
-    /// Constrains the tools available to the model to a pre-defined set.
-    case toolChoiceAllowed(BetaToolChoiceAllowed)
-    /// Indicates that the model should use a built-in tool to generate a response.
-    case toolChoiceTypes(BetaToolChoiceTypes)
-    /// Use this option to force the model to call a specific function.
-    case toolChoiceFunction(BetaToolChoiceFunction)
-    /// Use this option to force the model to call a specific tool on a remote MCP server.
-    case toolChoiceMCP(BetaToolChoiceMCP)
-    /// Use this option to force the model to call a specific custom tool.
-    case toolChoiceCustom(BetaToolChoiceCustom)
-    case specificProgrammaticToolCallingParam(BetaSpecificProgrammaticToolCallingParam)
-    /// Forces the model to call the apply_patch tool when executing a tool call.
-    case specificApplyPatchParam(BetaSpecificApplyPatchParam)
-    /// Forces the model to call the shell tool when a tool call is required.
-    case specificFunctionShellParam(BetaSpecificFunctionShellParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        if let value = decoder.attemptCase(BetaToolChoiceOptions.self) {
-            self = .toolChoiceOptions(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaToolChoiceAllowed.self) {
-            self = .toolChoiceAllowed(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaToolChoiceTypes.self) {
-            self = .toolChoiceTypes(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaToolChoiceFunction.self) {
-            self = .toolChoiceFunction(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaToolChoiceMCP.self) {
-            self = .toolChoiceMCP(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaToolChoiceCustom.self) {
-            self = .toolChoiceCustom(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaSpecificProgrammaticToolCallingParam.self) {
-            self = .specificProgrammaticToolCallingParam(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaSpecificApplyPatchParam.self) {
-            self = .specificApplyPatchParam(value)
-            return
-        }
-        if let value = decoder.attemptCase(BetaSpecificFunctionShellParam.self) {
-            self = .specificFunctionShellParam(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .toolChoiceOptions(let value): try value.encode(to: encoder)
-        case .toolChoiceAllowed(let value): try value.encode(to: encoder)
-        case .toolChoiceTypes(let value): try value.encode(to: encoder)
-        case .toolChoiceFunction(let value): try value.encode(to: encoder)
-        case .toolChoiceMCP(let value): try value.encode(to: encoder)
-        case .toolChoiceCustom(let value): try value.encode(to: encoder)
-        case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
-        case .specificApplyPatchParam(let value): try value.encode(to: encoder)
-        case .specificFunctionShellParam(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaToolChoiceParam = ToolChoiceParam
 
 /// Indicates that the model should use a built-in tool to generate a response.
 /// [Learn more about built-in tools](https://platform.openai.com/docs/guides/tools).
 ///
+/// - Note: The same type as ``ToolChoiceTypes``: the spec's `BetaToolChoiceTypes` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes`.
-public struct BetaToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    public var type: BetaToolChoiceTypes.TypeValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaToolChoiceTypes`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of hosted tool the model should to use.
-    public init(type: BetaToolChoiceTypes.TypeValue) {
-        self.type = type
-    }
-
-    /// Decodes `BetaToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(BetaToolChoiceTypes.TypeValue.self, "type")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `file_search`
-        public static var fileSearch: Self { Self(rawValue: "file_search") }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `computer`
-        public static var computer: Self { Self(rawValue: "computer") }
-
-        /// `computer_use_preview`
-        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
-
-        /// `computer_use`
-        public static var computerUse: Self { Self(rawValue: "computer_use") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-
-        /// `image_generation`
-        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
-
-        /// `code_interpreter`
-        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
-    }
-}
+public typealias BetaToolChoiceTypes = ToolChoiceTypes
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCall`.
 public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2590,22 +1253,10 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
     }
 }
 
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ToolSearchExecutionType``: the spec's `BetaToolSearchExecutionType` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchExecutionType`.
-public struct BetaToolSearchExecutionType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `server`
-    public static var server: Self { Self(rawValue: "server") }
-
-    /// `client`
-    public static var client: Self { Self(rawValue: "client") }
-}
+public typealias BetaToolSearchExecutionType = ToolSearchExecutionType
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutput`.
 public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationReporting {

@@ -87,63 +87,10 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
 
 /// Hosted or BYOT tool search configuration for deferred tools.
 ///
+/// - Note: The same type as ``ToolSearchToolParam``: the spec's `BetaToolSearchToolParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchToolParam`.
-public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Whether tool search is executed by the server or by the client.
-    public var execution: BetaToolSearchExecutionType?
-    /// Description shown to the model for a client-executed tool search tool.
-    public var description: Swift.String?
-    /// Parameter schema for a client-executed tool search tool.
-    public var parameters: BetaEmptyModelParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaToolSearchToolParam`.
-    ///
-    /// - Parameters:
-    ///   - execution: Whether tool search is executed by the server or by the client.
-    ///   - description: Description shown to the model for a client-executed tool search tool.
-    ///   - parameters: Parameter schema for a client-executed tool search tool.
-    public init(
-        execution: BetaToolSearchExecutionType? = nil,
-        description: Swift.String? = nil,
-        parameters: BetaEmptyModelParam? = nil
-    ) {
-        self.execution = execution
-        self.description = description
-        self.parameters = parameters
-    }
-
-    /// Decodes `BetaToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "tool_search", required: true)
-        self.execution = try reader.optional(BetaToolSearchExecutionType.self, "execution")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional(BetaEmptyModelParam.self, "parameters")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("tool_search", "type")
-        try writer.encodeIfPresent(self.execution, "execution")
-        try writer.encodeIfPresent(self.description, "description")
-        try writer.encodeIfPresent(self.parameters, "parameters")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaToolSearchToolParam = ToolSearchToolParam
 
 /// An array of tools the model may call while generating a response. You
 /// can specify which tool to use by setting the `tool_choice` parameter.
@@ -162,891 +109,111 @@ public struct BetaToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviati
 ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
 ///   custom tools to call your own code.
 ///
+/// - Note: The same type as ``ToolsArray``: the spec's `BetaToolsArray` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaToolsArray`.
-public typealias BetaToolsArray = [BetaTool]
+public typealias BetaToolsArray = ToolsArray
 
 /// The top log probability of a token.
 ///
+/// - Note: The same type as ``TopLogProb``: the spec's `BetaTopLogProb` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaTopLogProb`.
-public struct BetaTopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var token: Swift.String
-    public var logprob: Swift.Double
-    public var bytes: [Swift.Int]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaTopLogProb = TopLogProb
 
-    /// Creates a new `BetaTopLogProb`.
-    public init(
-        token: Swift.String,
-        logprob: Swift.Double,
-        bytes: [Swift.Int]
-    ) {
-        self.token = token
-        self.logprob = logprob
-        self.bytes = bytes
-    }
-
-    /// Decodes `BetaTopLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.token = try reader.required(Swift.String.self, "token")
-        self.logprob = try reader.required(Swift.Double.self, "logprob")
-        self.bytes = try reader.required([Swift.Int].self, "bytes")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.token, "token")
-        try writer.encode(self.logprob, "logprob")
-        try writer.encode(self.bytes, "bytes")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``TruncationEnum``: the spec's `BetaTruncationEnum` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTruncationEnum`.
-public struct BetaTruncationEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `disabled`
-    public static var disabled: Self { Self(rawValue: "disabled") }
-}
+public typealias BetaTruncationEnum = TruncationEnum
 
 /// An action to type in text.
 ///
+/// - Note: The same type as ``TypeParam``: the spec's `BetaTypeParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaTypeParam`.
-public struct BetaTypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The text to type.
-    public var text: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaTypeParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text to type.
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    /// Decodes `BetaTypeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "type", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("type", "type")
-        try writer.encode(self.text, "text")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaTypeParam = TypeParam
 
 /// A citation for a web resource used to generate a model response.
 ///
+/// - Note: The same type as ``URLCitationBody``: the spec's `BetaUrlCitationBody` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaUrlCitationBody`.
-public struct BetaURLCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the web resource.
-    public var url: Swift.String
-    /// The index of the first character of the URL citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the URL citation in the message.
-    public var endIndex: Swift.Int
-    /// The title of the web resource.
-    public var title: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaURLCitationBody = URLCitationBody
 
-    /// Creates a new `BetaURLCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL of the web resource.
-    ///   - startIndex: The index of the first character of the URL citation in the message.
-    ///   - endIndex: The index of the last character of the URL citation in the message.
-    ///   - title: The title of the web resource.
-    public init(
-        url: Swift.String,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        title: Swift.String
-    ) {
-        self.url = url
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.title = title
-    }
-
-    /// Decodes `BetaURLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "url_citation", required: true)
-        self.url = try reader.required(Swift.String.self, "url")
-        self.startIndex = try reader.required(Swift.Int.self, "start_index")
-        self.endIndex = try reader.required(Swift.Int.self, "end_index")
-        self.title = try reader.required(Swift.String.self, "title")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("url_citation", "type")
-        try writer.encode(self.url, "url")
-        try writer.encode(self.startIndex, "start_index")
-        try writer.encode(self.endIndex, "end_index")
-        try writer.encode(self.title, "title")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``URLCitationParam``: the spec's `BetaUrlCitationParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
-public struct BetaURLCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the first character of the citation in the message.
-    ///
-    /// At least 0.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    ///
-    /// At least 0.
-    public var endIndex: Swift.Int
-    /// The URL of the cited resource.
-    public var url: Swift.String
-    /// The title of the cited resource.
-    public var title: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaURLCitationParam = URLCitationParam
 
-    /// Creates a new `BetaURLCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message. At least 0.
-    ///   - endIndex: The index of the last character of the citation in the message. At least 0.
-    ///   - url: The URL of the cited resource.
-    ///   - title: The title of the cited resource.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        url: Swift.String,
-        title: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.url = url
-        self.title = title
-    }
-
-    /// Decodes `BetaURLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "url_citation", required: true)
-        self.startIndex = try reader.required(Swift.Int.self, "start_index")
-        self.endIndex = try reader.required(Swift.Int.self, "end_index")
-        self.url = try reader.required(Swift.String.self, "url")
-        self.title = try reader.required(Swift.String.self, "title")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("url_citation", "type")
-        try writer.encode(self.startIndex, "start_index")
-        try writer.encode(self.endIndex, "end_index")
-        try writer.encode(self.url, "url")
-        try writer.encode(self.title, "title")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``VectorStoreFileAttributes``: the spec's `BetaVectorStoreFileAttributes` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes`.
-public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreFileAttributesValue]
+public typealias BetaVectorStoreFileAttributes = VectorStoreFileAttributes
 
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: The same type as ``VectorStoreFileAttributesValue``: the spec's `BetaVectorStoreFileAttributes` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public enum BetaVectorStoreFileAttributesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    case string(Swift.String)
-    case number(Swift.Double)
-    case boolean(Swift.Bool)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Creates the ``string(_:)`` case from a string literal.
-    public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        if let value = decoder.attemptCase(Swift.String.self) {
-            self = .string(value)
-            return
-        }
-        if let value = decoder.attemptCase(Swift.Double.self) {
-            self = .number(value)
-            return
-        }
-        if let value = decoder.attemptCase(Swift.Bool.self) {
-            self = .boolean(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .string(let value): try value.encode(to: encoder)
-        case .number(let value): try value.encode(to: encoder)
-        case .boolean(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaVectorStoreFileAttributesValue = VectorStoreFileAttributesValue
 
 /// Constrains the verbosity of the model's response. Lower values will result in
 /// more concise responses, while higher values will result in more verbose responses.
 /// Currently supported values are `low`, `medium`, and `high`. The default is
 /// `medium`.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``Verbosity``: the spec's `BetaVerbosity` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaVerbosity/anyOf/0`.
-public struct BetaVerbosity: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
+public typealias BetaVerbosity = Verbosity
 
 /// A wait action.
 ///
+/// - Note: The same type as ``WaitParam``: the spec's `BetaWaitParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaWaitParam`.
-public struct BetaWaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaWaitParam`.
-    public init() {
-    }
-
-    /// Decodes `BetaWaitParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "wait", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("wait", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaWaitParam = WaitParam
 
 /// Action type "find_in_page": Searches for a pattern within a loaded page.
 ///
+/// - Note: The same type as ``WebSearchActionFind``: the spec's `BetaWebSearchActionFind` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionFind`.
-public struct BetaWebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the page searched for the pattern.
-    public var url: Swift.String
-    /// The pattern or text to search for within the page.
-    public var pattern: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaWebSearchActionFind`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL of the page searched for the pattern.
-    ///   - pattern: The pattern or text to search for within the page.
-    public init(
-        url: Swift.String,
-        pattern: Swift.String
-    ) {
-        self.url = url
-        self.pattern = pattern
-    }
-
-    /// Decodes `BetaWebSearchActionFind` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "find_in_page", required: true)
-        self.url = try reader.required(Swift.String.self, "url")
-        self.pattern = try reader.required(Swift.String.self, "pattern")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("find_in_page", "type")
-        try writer.encode(self.url, "url")
-        try writer.encode(self.pattern, "pattern")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaWebSearchActionFind = WebSearchActionFind
 
 /// Action type "open_page" - Opens a specific URL from search results.
 ///
+/// - Note: The same type as ``WebSearchActionOpenPage``: the spec's `BetaWebSearchActionOpenPage` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionOpenPage`.
-public struct BetaWebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL opened by the model.
-    public var url: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaWebSearchActionOpenPage`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL opened by the model.
-    public init(url: Swift.String? = nil) {
-        self.url = url
-    }
-
-    /// Decodes `BetaWebSearchActionOpenPage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "open_page", required: true)
-        self.url = try reader.optional(Swift.String.self, "url")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("open_page", "type")
-        try writer.encodeIfPresent(self.url, "url")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaWebSearchActionOpenPage = WebSearchActionOpenPage
 
 /// Action type "search" - Performs a web search query.
 ///
+/// - Note: The same type as ``WebSearchActionSearch``: the spec's `BetaWebSearchActionSearch` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch`.
-public struct BetaWebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
-    private var _query: Swift.String?
-    /// The search query.
-    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
-    public var query: Swift.String? {
-        get { _query }
-        set { _query = newValue }
-    }
-    /// The search queries.
-    public var queries: [Swift.String]?
-    /// The sources used in the search.
-    public var sources: [BetaWebSearchActionSearch.Source]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaWebSearchActionSearch`.
-    ///
-    /// - Parameters:
-    ///   - query: The search query.
-    ///   - queries: The search queries.
-    ///   - sources: The sources used in the search.
-    public init(
-        query: Swift.String? = nil,
-        queries: [Swift.String]? = nil,
-        sources: [BetaWebSearchActionSearch.Source]? = nil
-    ) {
-        self._query = query
-        self.queries = queries
-        self.sources = sources
-    }
-
-    /// Decodes `BetaWebSearchActionSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "search", required: true)
-        self._query = try reader.optional(Swift.String.self, "query")
-        self.queries = try reader.optional([Swift.String].self, "queries")
-        self.sources = try reader.optional([BetaWebSearchActionSearch.Source].self, "sources")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("search", "type")
-        try writer.encodeIfPresent(self._query, "query")
-        try writer.encodeIfPresent(self.queries, "queries")
-        try writer.encodeIfPresent(self.sources, "sources")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// A source used in the search.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items`.
-    public struct Source: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The type of source. Always `url`.
-        public var type: BetaWebSearchActionSearch.Source.TypeValue
-        /// The URL of the source.
-        public var url: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Source`.
-        ///
-        /// - Parameters:
-        ///   - type: The type of source.
-        ///   - url: The URL of the source.
-        public init(
-            type: BetaWebSearchActionSearch.Source.TypeValue,
-            url: Swift.String? = nil
-        ) {
-            self.type = type
-            self.url = url
-        }
-
-        /// Decodes `Source` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.type = try reader.required(BetaWebSearchActionSearch.Source.TypeValue.self, "type")
-            self.url = try reader.optional(Swift.String.self, "url")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode(self.type, "type")
-            try writer.encodeIfPresent(self.url, "url")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// The type of source. Always `url`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `url`
-            public static var url: Self { Self(rawValue: "url") }
-
-            /// `api`
-            public static var api: Self { Self(rawValue: "api") }
-        }
-    }
-}
+public typealias BetaWebSearchActionSearch = WebSearchActionSearch
 
 /// The approximate location of the user.
 ///
+/// - Note: The same type as ``WebSearchApproximateLocation``: the spec's `BetaWebSearchApproximateLocation` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchApproximateLocation/anyOf/0`.
-public struct BetaWebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
-    public var country: Swift.String?
-    /// Free text input for the region of the user, e.g. `California`.
-    public var region: Swift.String?
-    /// Free text input for the city of the user, e.g. `San Francisco`.
-    public var city: Swift.String?
-    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
-    public var timezone: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaWebSearchApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
-    ///   - region: Free text input for the region of the user, e.g. `California`.
-    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
-    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
-    public init(
-        country: Swift.String? = nil,
-        region: Swift.String? = nil,
-        city: Swift.String? = nil,
-        timezone: Swift.String? = nil
-    ) {
-        self.country = country
-        self.region = region
-        self.city = city
-        self.timezone = timezone
-    }
-
-    /// Decodes `BetaWebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "approximate", required: false)
-        self.country = try reader.optional(Swift.String.self, "country")
-        self.region = try reader.optional(Swift.String.self, "region")
-        self.city = try reader.optional(Swift.String.self, "city")
-        self.timezone = try reader.optional(Swift.String.self, "timezone")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("approximate", "type")
-        try writer.encodeIfPresent(self.country, "country")
-        try writer.encodeIfPresent(self.region, "region")
-        try writer.encodeIfPresent(self.city, "city")
-        try writer.encodeIfPresent(self.timezone, "timezone")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaWebSearchApproximateLocation = WebSearchApproximateLocation
 
 /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
 ///
+/// - Note: The same type as ``WebSearchPreviewTool``: the spec's `BetaWebSearchPreviewTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool`.
-public struct BetaWebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///
-    /// Default: `"web_search_preview"`.
-    public var type: BetaWebSearchPreviewTool.TypeValue
-    /// The user's location.
-    public var userLocation: BetaApproximateLocation?
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    public var searchContextSize: BetaSearchContextSize?
-    public var searchContentTypes: [BetaSearchContentType]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaWebSearchPreviewTool`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the web search tool. Default: `"web_search_preview"`.
-    ///   - userLocation: The user's location.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
-    ///   - searchContentTypes: Optional; left out of the JSON when `nil`. The JSON member `search_content_types`.
-    public init(
-        type: BetaWebSearchPreviewTool.TypeValue,
-        userLocation: BetaApproximateLocation? = nil,
-        searchContextSize: BetaSearchContextSize? = nil,
-        searchContentTypes: [BetaSearchContentType]? = nil
-    ) {
-        self.type = type
-        self.userLocation = userLocation
-        self.searchContextSize = searchContextSize
-        self.searchContentTypes = searchContentTypes
-    }
-
-    /// Decodes `BetaWebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(BetaWebSearchPreviewTool.TypeValue.self, "type")
-        self.userLocation = try reader.optional(BetaApproximateLocation.self, "user_location")
-        self.searchContextSize = try reader.optional(BetaSearchContextSize.self, "search_context_size")
-        self.searchContentTypes = try reader.optional([BetaSearchContentType].self, "search_content_types")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encodeIfPresent(self.userLocation, "user_location")
-        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
-        try writer.encodeIfPresent(self.searchContentTypes, "search_content_types")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-    }
-}
+public typealias BetaWebSearchPreviewTool = WebSearchPreviewTool
 
 /// Search the Internet for sources related to the prompt. Learn more about the
 /// [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
 ///
+/// - Note: The same type as ``WebSearchTool``: the spec's `BetaWebSearchTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool`.
-public struct BetaWebSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///
-    /// Default: `"web_search"`.
-    public var type: BetaWebSearchTool.TypeValue
-    /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
-    ///
-    /// Default: `true`.
-    public var externalWebAccess: Swift.Bool?
-    /// Filters for the search.
-    public var filters: BetaWebSearchTool.Filters?
-    /// The approximate location of the user.
-    public var userLocation: BetaWebSearchApproximateLocation?
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    ///
-    /// Default: `"medium"`.
-    public var searchContextSize: WebSearchContextSize?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaWebSearchTool`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the web search tool. Default: `"web_search"`.
-    ///   - externalWebAccess: Allow live internet access for web search. Default: `true`.
-    ///   - filters: Filters for the search.
-    ///   - userLocation: The approximate location of the user.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. Default: `"medium"`.
-    public init(
-        type: BetaWebSearchTool.TypeValue,
-        externalWebAccess: Swift.Bool? = nil,
-        filters: BetaWebSearchTool.Filters? = nil,
-        userLocation: BetaWebSearchApproximateLocation? = nil,
-        searchContextSize: WebSearchContextSize? = nil
-    ) {
-        self.type = type
-        self.externalWebAccess = externalWebAccess
-        self.filters = filters
-        self.userLocation = userLocation
-        self.searchContextSize = searchContextSize
-    }
-
-    /// Decodes `BetaWebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(BetaWebSearchTool.TypeValue.self, "type")
-        self.externalWebAccess = try reader.optional(Swift.Bool.self, "external_web_access")
-        self.filters = try reader.optional(BetaWebSearchTool.Filters.self, "filters")
-        self.userLocation = try reader.optional(BetaWebSearchApproximateLocation.self, "user_location")
-        self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encodeIfPresent(self.externalWebAccess, "external_web_access")
-        try writer.encodeIfPresent(self.filters, "filters")
-        try writer.encodeIfPresent(self.userLocation, "user_location")
-        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `web_search`
-        public static var webSearch: Self { Self(rawValue: "web_search") }
-
-        /// `web_search_2025_08_26`
-        public static var webSearch2025_08_26: Self { Self(rawValue: "web_search_2025_08_26") }
-    }
-
-    /// Filters for the search.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
-    public struct Filters: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Allowed domains for the search. If not provided, all domains are allowed.
-        /// Subdomains of the provided domains are allowed as well.
-        ///
-        /// Example: `["pubmed.ncbi.nlm.nih.gov"]`
-        public var allowedDomains: [Swift.String]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Filters`.
-        ///
-        /// - Parameters:
-        ///   - allowedDomains: Allowed domains for the search.
-        public init(allowedDomains: [Swift.String]? = nil) {
-            self.allowedDomains = allowedDomains
-        }
-
-        /// Decodes `Filters` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
+public typealias BetaWebSearchTool = WebSearchTool
 
 /// The results of a web search tool call. See the
 /// [web search guide](https://platform.openai.com/docs/guides/tools-web-search) for more information.
@@ -1188,6 +355,8 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
 }
 
 /// A tool that runs Python code to help generate a response to a prompt.
+///
+/// - Note: Also named ``BetaCodeInterpreterTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool`.
 public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1452,6 +621,7 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaComputerEnvironment``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerEnvironment`.
 public struct ComputerEnvironment: OpenEnum {
@@ -1478,6 +648,8 @@ public struct ComputerEnvironment: OpenEnum {
 }
 
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Note: Also named ``BetaComputerTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerTool`.
 public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1514,6 +686,8 @@ public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting
 }
 
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Note: Also named ``BetaComputerUsePreviewTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerUsePreviewTool`.
 public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1573,6 +747,8 @@ public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviatio
     }
 }
 
+/// - Note: Also named ``BetaContainerAutoParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
 public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
@@ -1720,6 +896,8 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
 
 /// A citation for a container file used to generate a model response.
 ///
+/// - Note: Also named ``BetaContainerFileCitationBody``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationBody`.
 public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the container file.
@@ -1793,6 +971,7 @@ public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDevia
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaContainerMemoryLimit``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerMemoryLimit`.
 public struct ContainerMemoryLimit: OpenEnum {
@@ -1815,6 +994,8 @@ public struct ContainerMemoryLimit: OpenEnum {
     public static var _64g: Self { Self(rawValue: "64g") }
 }
 
+/// - Note: Also named ``BetaContextManagementParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContextManagementParam`.
 public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
@@ -1870,6 +1051,7 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
 /// Input items and output items from this response are automatically added to this conversation after this response completes.
 ///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaConversationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationParam`.
 public enum ConversationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
@@ -1912,6 +1094,8 @@ public enum ConversationParam: Codable, Equatable, Sendable, UnknownCaseRepresen
 
 /// The conversation that this response belongs to.
 ///
+/// - Note: Also named ``BetaConversationParam2``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ConversationParam-2`.
 public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation.
@@ -1953,6 +1137,8 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
 }
 
 /// A grammar defined by the user.
+///
+/// - Note: Also named ``BetaCustomGrammarFormatParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CustomGrammarFormatParam`.
 public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2006,6 +1192,8 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// Unconstrained free-form text.
+///
+/// - Note: Also named ``BetaCustomTextFormatParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
 public struct CustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2266,6 +1454,8 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
 
 /// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
 ///
+/// - Note: Also named ``BetaCustomToolParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/CustomToolParam`.
 public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the custom tool, used to identify it in tool calls.
@@ -2381,6 +1571,8 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
 
 /// An error payload that was emitted for a streaming error event.
 ///
+/// - Note: Also named ``BetaErrorPayload``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ErrorPayload`.
 public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The error type that was emitted.
@@ -2453,6 +1645,8 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
 
 /// A citation to a file.
 ///
+/// - Note: Also named ``BetaFileCitationBody``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/FileCitationBody`.
 public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
@@ -2513,6 +1707,8 @@ public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationRepor
 
 /// A path to a file.
 ///
+/// - Note: Also named ``BetaFilePath``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/FilePath`.
 public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
@@ -2565,6 +1761,8 @@ public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
 }
 
 /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
+///
+/// - Note: Also named ``BetaFileSearchTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchTool`.
 public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2632,6 +1830,7 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaFilters``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Filters`.
 public enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -2669,6 +1868,8 @@ public enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 }
 
 /// A tool that allows the model to execute shell commands.
+///
+/// - Note: Also named ``BetaFunctionShellToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam`.
 public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2765,6 +1966,8 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
 }
 
 /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
+///
+/// - Note: Also named ``BetaFunctionTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
 public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {

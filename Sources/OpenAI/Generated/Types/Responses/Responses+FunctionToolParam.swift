@@ -4,6 +4,8 @@
 import Foundation
 import OpenAIRuntime
 
+/// - Note: Also named ``BetaFunctionToolParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/FunctionToolParam`.
 public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// 1 to 128 characters.
@@ -91,6 +93,7 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaGrammarSyntax1``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/GrammarSyntax1`.
 public struct GrammarSyntax1: OpenEnum {
@@ -107,6 +110,8 @@ public struct GrammarSyntax1: OpenEnum {
     public static var regex: Self { Self(rawValue: "regex") }
 }
 
+/// - Note: Also named ``BetaHybridSearchOptions``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/HybridSearchOptions`.
 public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The weight of the embedding in the reciprocal ranking fusion.
@@ -157,6 +162,7 @@ public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationRe
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaImageGenActionEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenActionEnum`.
 public struct ImageGenActionEnum: OpenEnum {
@@ -177,6 +183,8 @@ public struct ImageGenActionEnum: OpenEnum {
 }
 
 /// A tool that generates images using the GPT image models.
+///
+/// - Note: Also named ``BetaImageGenTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenTool`.
 public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -996,6 +1004,8 @@ public enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable
 
 /// A tool that allows the model to execute shell commands in a local environment.
 ///
+/// - Note: Also named ``BetaLocalShellToolParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/LocalShellToolParam`.
 public struct LocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1033,6 +1043,7 @@ public struct LocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationRe
 /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaModelIDsCompaction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsCompaction`.
 public struct ModelIDsCompaction: OpenEnum {
@@ -1350,6 +1361,7 @@ public struct ModelIDsCompaction: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaModelIDsResponses``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsResponses`.
 public struct ModelIDsResponses: OpenEnum {
@@ -1666,6 +1678,8 @@ public struct ModelIDsResponses: OpenEnum {
     public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
 }
 
+/// - Note: Also named ``BetaModelResponseProperties``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
 public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -1804,6 +1818,8 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
 
 /// Moderation results or errors for the response input and output.
 ///
+/// - Note: Also named ``BetaModeration``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/Moderation`.
 public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Moderation for the response input.
@@ -1933,6 +1949,8 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
 
 /// An error produced while attempting moderation for the response input or output.
 ///
+/// - Note: Also named ``BetaModerationErrorBody``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ModerationErrorBody`.
 public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The error code.
@@ -1985,6 +2003,7 @@ public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationRe
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaModerationInputType``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationInputType`.
 public struct ModerationInputType: OpenEnum {
@@ -2002,6 +2021,8 @@ public struct ModerationInputType: OpenEnum {
 }
 
 /// A moderation result produced for the response input or output.
+///
+/// - Note: Also named ``BetaModerationResultBody``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationResultBody`.
 public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2076,6 +2097,8 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// Groups function/custom tools under a shared namespace.
+///
+/// - Note: Also named ``BetaNamespaceToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/NamespaceToolParam`.
 public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2179,6 +2202,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaOutputContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputContent`.
 public enum OutputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -2388,6 +2412,7 @@ public enum OutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaPersonalityEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PersonalityEnum`.
 public struct PersonalityEnum: OpenEnum {
@@ -2404,6 +2429,8 @@ public struct PersonalityEnum: OpenEnum {
     public static var pragmatic: Self { Self(rawValue: "pragmatic") }
 }
 
+/// - Note: Also named ``BetaProgrammaticToolCallingParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ProgrammaticToolCallingParam`.
 public struct ProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2439,6 +2466,7 @@ public struct ProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDe
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaPromptCacheModeEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheModeEnum`.
 public struct PromptCacheModeEnum: OpenEnum {
@@ -2456,6 +2484,8 @@ public struct PromptCacheModeEnum: OpenEnum {
 }
 
 /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
+///
+/// - Note: Also named ``BetaPromptCacheOptions``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheOptions`.
 public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationReporting {

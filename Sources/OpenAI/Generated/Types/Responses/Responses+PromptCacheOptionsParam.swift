@@ -6,6 +6,8 @@ import OpenAIRuntime
 
 /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
 ///
+/// - Note: Also named ``BetaPromptCacheOptionsParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/PromptCacheOptionsParam`.
 public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
@@ -49,6 +51,7 @@ public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviati
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaPromptCacheRetentionEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheRetentionEnum`.
 public struct PromptCacheRetentionEnum: OpenEnum {
@@ -66,6 +69,7 @@ public struct PromptCacheRetentionEnum: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaPromptCacheTTLEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheTTLEnum`.
 public struct PromptCacheTTLEnum: OpenEnum {
@@ -80,6 +84,7 @@ public struct PromptCacheTTLEnum: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaRankerVersionType``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/RankerVersionType`.
 public struct RankerVersionType: OpenEnum {
@@ -96,6 +101,8 @@ public struct RankerVersionType: OpenEnum {
     public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
 }
 
+/// - Note: Also named ``BetaRankingOptions``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/RankingOptions`.
 public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search.
@@ -156,6 +163,8 @@ public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporti
 ///
 /// Configuration options for
 /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
+///
+/// - Note: Also named ``BetaReasoning``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Reasoning`.
 public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -310,8 +319,8 @@ public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// useful for debugging and understanding the model's reasoning process.
     /// One of `auto`, `concise`, or `detailed`.
     ///
-    /// - Important: Deprecated in the OpenAI API.
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/Reasoning/properties/generate_summary/anyOf/0`.
     public struct GenerateSummary: OpenEnum {
@@ -333,6 +342,7 @@ public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaReasoningModeEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningModeEnum`.
 public struct ReasoningModeEnum: OpenEnum {

@@ -662,6 +662,8 @@ public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDe
 
 /// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
 ///
+/// - Note: Also named ``BetaResponseConversation``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponseConversation`.
 public struct ResponseConversation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation that this response was associated with.
@@ -891,6 +893,8 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable
 
 /// An error object returned when the model fails to generate a Response.
 ///
+/// - Note: Also named ``BetaResponseError``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponseError/anyOf/0`.
 public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The error code for the response.
@@ -943,6 +947,7 @@ public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReportin
 /// The error code for the response.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaResponseErrorCode``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseErrorCode`.
 public struct ResponseErrorCode: OpenEnum {
@@ -2002,6 +2007,8 @@ public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationRepor
 /// A logprob is the logarithmic probability that the model assigns to producing
 /// a particular token at a given position in the sequence. Less-negative (higher)
 /// logprob values indicate greater model confidence in that token choice.
+///
+/// - Note: Also named ``BetaResponseLogProb``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseLogProb`.
 public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {

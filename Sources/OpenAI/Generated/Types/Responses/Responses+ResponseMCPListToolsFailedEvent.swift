@@ -328,6 +328,8 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
     }
 }
 
+/// - Note: Also named ``BetaResponseProperties``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponseProperties`.
 public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the previous response to the model. Use this to
@@ -1453,6 +1455,8 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatab
 
 /// Options for streaming responses. Only set this when you set `stream: true`.
 ///
+/// - Note: Also named ``BetaResponseStreamOptions``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamOptions/anyOf/0`.
 public struct ResponseStreamOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// When true, stream obfuscation will be enabled. Stream obfuscation adds
@@ -1666,6 +1670,8 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
 /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
 /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
 ///
+/// - Note: Also named ``BetaResponseTextParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ResponseTextParam`.
 public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An object specifying the format that the model must output.
@@ -1734,6 +1740,8 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
 
 /// Represents token usage details including input tokens, output tokens,
 /// a breakdown of output tokens, and the total tokens used.
+///
+/// - Note: Also named ``BetaResponseUsage``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseUsage`.
 public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2592,6 +2600,7 @@ public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, 
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaSearchContentType``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/SearchContentType`.
 public struct SearchContentType: OpenEnum {
@@ -2609,6 +2618,7 @@ public struct SearchContentType: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaSearchContextSize``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/SearchContextSize`.
 public struct SearchContextSize: OpenEnum {
@@ -2629,6 +2639,7 @@ public struct SearchContextSize: OpenEnum {
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaServiceTierEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ServiceTierEnum`.
 public struct ServiceTierEnum: OpenEnum {
@@ -2665,6 +2676,7 @@ public struct ServiceTierEnum: OpenEnum {
 ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaServiceTierResponses``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ServiceTierResponses/anyOf/0`.
 public struct ServiceTierResponses: OpenEnum {
@@ -2697,6 +2709,8 @@ public struct ServiceTierResponses: OpenEnum {
 }
 
 /// A delta of stdout/stderr emitted while a shell call was running.
+///
+/// - Note: Also named ``BetaShellCallOutputDelta``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ShellCallOutputDelta`.
 public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2749,6 +2763,8 @@ public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationR
 
 /// Forces the model to call the apply_patch tool when executing a tool call.
 ///
+/// - Note: Also named ``BetaSpecificApplyPatchParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/SpecificApplyPatchParam`.
 public struct SpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2785,6 +2801,8 @@ public struct SpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviati
 
 /// Forces the model to call the shell tool when a tool call is required.
 ///
+/// - Note: Also named ``BetaSpecificFunctionShellParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/SpecificFunctionShellParam`.
 public struct SpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2819,6 +2837,8 @@ public struct SpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
+/// - Note: Also named ``BetaSpecificProgrammaticToolCallingParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
 public struct SpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2984,6 +3004,8 @@ public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReport
 
 /// Token counts
 ///
+/// - Note: Also named ``BetaTokenCountsResource``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
 public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var inputTokens: Swift.Int
@@ -3025,6 +3047,7 @@ public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationRe
 /// A tool that can be used to generate a response.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Tool`.
 public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -3133,6 +3156,8 @@ public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 
 /// Constrains the tools available to the model to a pre-defined set.
 ///
+/// - Note: Also named ``BetaToolChoiceAllowed``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed`.
 public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Constrains the tools available to the model to a pre-defined set.
@@ -3224,6 +3249,8 @@ public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationRepo
 
 /// Use this option to force the model to call a specific custom tool.
 ///
+/// - Note: Also named ``BetaToolChoiceCustom``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceCustom`.
 public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the custom tool to call.
@@ -3271,6 +3298,7 @@ public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationRepor
 /// the model can call.
 ///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaToolChoiceParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceParam`.
 public enum ToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -3358,6 +3386,8 @@ public enum ToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresenta
 
 /// Indicates that the model should use a built-in tool to generate a response.
 /// [Learn more about built-in tools](https://platform.openai.com/docs/guides/tools).
+///
+/// - Note: Also named ``BetaToolChoiceTypes``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceTypes`.
 public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -3458,6 +3488,8 @@ public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReport
 
 /// Hosted or BYOT tool search configuration for deferred tools.
 ///
+/// - Note: Also named ``BetaToolSearchToolParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ToolSearchToolParam`.
 public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Whether tool search is executed by the server or by the client.
@@ -3533,10 +3565,13 @@ public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
 ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
 ///   custom tools to call your own code.
 ///
+/// - Note: Also named ``BetaToolsArray``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ToolsArray`.
 public typealias ToolsArray = [Tool]
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaTruncationEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TruncationEnum`.
 public struct TruncationEnum: OpenEnum {
@@ -3554,6 +3589,8 @@ public struct TruncationEnum: OpenEnum {
 }
 
 /// A citation for a web resource used to generate a model response.
+///
+/// - Note: Also named ``BetaURLCitationBody``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/UrlCitationBody`.
 public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -3622,6 +3659,8 @@ public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReport
 
 /// The approximate location of the user.
 ///
+/// - Note: Also named ``BetaWebSearchApproximateLocation``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/WebSearchApproximateLocation/anyOf/0`.
 public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
@@ -3688,6 +3727,8 @@ public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDe
 }
 
 /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Note: Also named ``BetaWebSearchPreviewTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool`.
 public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -3774,6 +3815,8 @@ public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationR
 
 /// Search the Internet for sources related to the prompt. Learn more about the
 /// [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Note: Also named ``BetaWebSearchTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchTool`.
 public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {

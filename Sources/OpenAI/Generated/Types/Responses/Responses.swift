@@ -7,6 +7,7 @@ import OpenAIRuntime
 /// An annotation that applies to a span of output text.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaAnnotation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Annotation`.
 public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -55,6 +56,8 @@ public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 
 /// Allows the assistant to create, delete, or update files using unified diffs.
 ///
+/// - Note: Also named ``BetaApplyPatchToolParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolParam`.
 public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The tool invocation context(s).
@@ -99,6 +102,8 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
     }
 }
 
+/// - Note: Also named ``BetaApproximateLocation``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ApproximateLocation`.
 public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
@@ -165,6 +170,8 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
 }
 
 /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
+///
+/// - Note: Also named ``BetaAutoCodeInterpreterToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam`.
 public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -743,368 +750,69 @@ public struct BetaAgentTagParam: Codable, Equatable, Sendable, SpecDeviationRepo
 
 /// An annotation that applies to a span of output text.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``Annotation``: the spec's `BetaAnnotation` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAnnotation`.
-public enum BetaAnnotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// A citation to a file. Selected when `type` is `file_citation`.
-    case fileCitation(BetaFileCitationBody)
-    /// A citation for a web resource used to generate a model response. Selected when `type` is `url_citation`.
-    case urlCitation(BetaURLCitationBody)
-    /// A citation for a container file used to generate a model response. Selected when `type` is `container_file_citation`.
-    case containerFileCitation(BetaContainerFileCitationBody)
-    /// A path to a file. Selected when `type` is `file_path`.
-    case filePath(BetaFilePath)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
+public typealias BetaAnnotation = Annotation
 
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "file_citation":
-            self = .fileCitation(try BetaFileCitationBody(from: decoder))
-        case "url_citation":
-            self = .urlCitation(try BetaURLCitationBody(from: decoder))
-        case "container_file_citation":
-            self = .containerFileCitation(try BetaContainerFileCitationBody(from: decoder))
-        case "file_path":
-            self = .filePath(try BetaFilePath(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .fileCitation(let value): try value.encode(to: encoder)
-        case .urlCitation(let value): try value.encode(to: encoder)
-        case .containerFileCitation(let value): try value.encode(to: encoder)
-        case .filePath(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ApplyPatchCallOutputStatus``: the spec's `BetaApplyPatchCallOutputStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatus`.
-public struct BetaApplyPatchCallOutputStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
+public typealias BetaApplyPatchCallOutputStatus = ApplyPatchCallOutputStatus
 
 /// Outcome values reported for apply_patch tool call outputs.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ApplyPatchCallOutputStatusParam``: the spec's `BetaApplyPatchCallOutputStatusParam` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatusParam`.
-public struct BetaApplyPatchCallOutputStatusParam: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaApplyPatchCallOutputStatusParam = ApplyPatchCallOutputStatusParam
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ApplyPatchCallStatus``: the spec's `BetaApplyPatchCallStatus` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatus`.
-public struct BetaApplyPatchCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
+public typealias BetaApplyPatchCallStatus = ApplyPatchCallStatus
 
 /// Status values reported for apply_patch tool calls.
 ///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ApplyPatchCallStatusParam``: the spec's `BetaApplyPatchCallStatusParam` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatusParam`.
-public struct BetaApplyPatchCallStatusParam: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
+public typealias BetaApplyPatchCallStatusParam = ApplyPatchCallStatusParam
 
 /// Instruction describing how to create a file via the apply_patch tool.
 ///
+/// - Note: The same type as ``ApplyPatchCreateFileOperation``: the spec's `BetaApplyPatchCreateFileOperation` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperation`.
-public struct BetaApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Path of the file to create.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaApplyPatchCreateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    /// Decodes `BetaApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "create_file", required: true)
-        self.path = try reader.required(Swift.String.self, "path")
-        self.diff = try reader.required(Swift.String.self, "diff")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("create_file", "type")
-        try writer.encode(self.path, "path")
-        try writer.encode(self.diff, "diff")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaApplyPatchCreateFileOperation = ApplyPatchCreateFileOperation
 
 /// Instruction for creating a new file via the apply_patch tool.
 ///
+/// - Note: The same type as ``ApplyPatchCreateFileOperationParam``: the spec's `BetaApplyPatchCreateFileOperationParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperationParam`.
-public struct BetaApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Path of the file to create relative to the workspace root.
-    ///
-    /// At least 1 character.
-    public var path: Swift.String
-    /// Unified diff content to apply when creating the file.
-    ///
-    /// At most 10485760 characters.
-    public var diff: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaApplyPatchCreateFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create relative to the workspace root. At least 1 character.
-    ///   - diff: Unified diff content to apply when creating the file. At most 10485760 characters.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    /// Decodes `BetaApplyPatchCreateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "create_file", required: true)
-        self.path = try reader.required(Swift.String.self, "path")
-        self.diff = try reader.required(Swift.String.self, "diff")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("create_file", "type")
-        try writer.encode(self.path, "path")
-        try writer.encode(self.diff, "diff")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaApplyPatchCreateFileOperationParam = ApplyPatchCreateFileOperationParam
 
 /// Instruction describing how to delete a file via the apply_patch tool.
 ///
+/// - Note: The same type as ``ApplyPatchDeleteFileOperation``: the spec's `BetaApplyPatchDeleteFileOperation` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperation`.
-public struct BetaApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Path of the file to delete.
-    public var path: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaApplyPatchDeleteFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete.
-    public init(path: Swift.String) {
-        self.path = path
-    }
-
-    /// Decodes `BetaApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "delete_file", required: true)
-        self.path = try reader.required(Swift.String.self, "path")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("delete_file", "type")
-        try writer.encode(self.path, "path")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaApplyPatchDeleteFileOperation = ApplyPatchDeleteFileOperation
 
 /// Instruction for deleting an existing file via the apply_patch tool.
 ///
+/// - Note: The same type as ``ApplyPatchDeleteFileOperationParam``: the spec's `BetaApplyPatchDeleteFileOperationParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperationParam`.
-public struct BetaApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Path of the file to delete relative to the workspace root.
-    ///
-    /// At least 1 character.
-    public var path: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaApplyPatchDeleteFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete relative to the workspace root. At least 1 character.
-    public init(path: Swift.String) {
-        self.path = path
-    }
-
-    /// Decodes `BetaApplyPatchDeleteFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "delete_file", required: true)
-        self.path = try reader.required(Swift.String.self, "path")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("delete_file", "type")
-        try writer.encode(self.path, "path")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaApplyPatchDeleteFileOperationParam = ApplyPatchDeleteFileOperationParam
 
 /// One of the create_file, delete_file, or update_file operations supplied to the apply_patch tool.
 ///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: The same type as ``ApplyPatchOperationParam``: the spec's `BetaApplyPatchOperationParam` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchOperationParam`.
-public enum BetaApplyPatchOperationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Instruction for creating a new file via the apply_patch tool. Selected when `type` is `create_file`.
-    case createFile(BetaApplyPatchCreateFileOperationParam)
-    /// Instruction for deleting an existing file via the apply_patch tool. Selected when `type` is `delete_file`.
-    case deleteFile(BetaApplyPatchDeleteFileOperationParam)
-    /// Instruction for updating an existing file via the apply_patch tool. Selected when `type` is `update_file`.
-    case updateFile(BetaApplyPatchUpdateFileOperationParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "create_file":
-            self = .createFile(try BetaApplyPatchCreateFileOperationParam(from: decoder))
-        case "delete_file":
-            self = .deleteFile(try BetaApplyPatchDeleteFileOperationParam(from: decoder))
-        case "update_file":
-            self = .updateFile(try BetaApplyPatchUpdateFileOperationParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .createFile(let value): try value.encode(to: encoder)
-        case .deleteFile(let value): try value.encode(to: encoder)
-        case .updateFile(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
+public typealias BetaApplyPatchOperationParam = ApplyPatchOperationParam
 
 /// A tool call that applies file diffs by creating, deleting, or updating files.
 ///
@@ -1496,625 +1204,74 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
 
 /// Allows the assistant to create, delete, or update files using unified diffs.
 ///
+/// - Note: The same type as ``ApplyPatchToolParam``: the spec's `BetaApplyPatchToolParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolParam`.
-public struct BetaApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The tool invocation context(s).
-    ///
-    /// At least 1 item.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaApplyPatchToolParam`.
-    ///
-    /// - Parameters:
-    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
-    public init(allowedCallers: [BetaCallableToolAllowedCaller]? = nil) {
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "apply_patch", required: true)
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("apply_patch", "type")
-        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaApplyPatchToolParam = ApplyPatchToolParam
 
 /// Instruction describing how to update a file via the apply_patch tool.
 ///
+/// - Note: The same type as ``ApplyPatchUpdateFileOperation``: the spec's `BetaApplyPatchUpdateFileOperation` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperation`.
-public struct BetaApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Path of the file to update.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaApplyPatchUpdateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    /// Decodes `BetaApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "update_file", required: true)
-        self.path = try reader.required(Swift.String.self, "path")
-        self.diff = try reader.required(Swift.String.self, "diff")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("update_file", "type")
-        try writer.encode(self.path, "path")
-        try writer.encode(self.diff, "diff")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaApplyPatchUpdateFileOperation = ApplyPatchUpdateFileOperation
 
 /// Instruction for updating an existing file via the apply_patch tool.
 ///
+/// - Note: The same type as ``ApplyPatchUpdateFileOperationParam``: the spec's `BetaApplyPatchUpdateFileOperationParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperationParam`.
-public struct BetaApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Path of the file to update relative to the workspace root.
-    ///
-    /// At least 1 character.
-    public var path: Swift.String
-    /// Unified diff content to apply to the existing file.
-    ///
-    /// At most 10485760 characters.
-    public var diff: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaApplyPatchUpdateFileOperationParam = ApplyPatchUpdateFileOperationParam
 
-    /// Creates a new `BetaApplyPatchUpdateFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update relative to the workspace root. At least 1 character.
-    ///   - diff: Unified diff content to apply to the existing file. At most 10485760 characters.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    /// Decodes `BetaApplyPatchUpdateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "update_file", required: true)
-        self.path = try reader.required(Swift.String.self, "path")
-        self.diff = try reader.required(Swift.String.self, "diff")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("update_file", "type")
-        try writer.encode(self.path, "path")
-        try writer.encode(self.diff, "diff")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
+/// - Note: The same type as ``ApproximateLocation``: the spec's `BetaApproximateLocation` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaApproximateLocation`.
-public struct BetaApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
-    public var country: Swift.String?
-    /// Free text input for the region of the user, e.g. `California`.
-    public var region: Swift.String?
-    /// Free text input for the city of the user, e.g. `San Francisco`.
-    public var city: Swift.String?
-    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
-    public var timezone: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
-    ///   - region: Free text input for the region of the user, e.g. `California`.
-    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
-    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
-    public init(
-        country: Swift.String? = nil,
-        region: Swift.String? = nil,
-        city: Swift.String? = nil,
-        timezone: Swift.String? = nil
-    ) {
-        self.country = country
-        self.region = region
-        self.city = city
-        self.timezone = timezone
-    }
-
-    /// Decodes `BetaApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "approximate", required: true)
-        self.country = try reader.optional(Swift.String.self, "country")
-        self.region = try reader.optional(Swift.String.self, "region")
-        self.city = try reader.optional(Swift.String.self, "city")
-        self.timezone = try reader.optional(Swift.String.self, "timezone")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("approximate", "type")
-        try writer.encodeIfPresent(self.country, "country")
-        try writer.encodeIfPresent(self.region, "region")
-        try writer.encodeIfPresent(self.city, "city")
-        try writer.encodeIfPresent(self.timezone, "timezone")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaApproximateLocation = ApproximateLocation
 
 /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
 ///
+/// - Note: The same type as ``AutoCodeInterpreterToolParam``: the spec's `BetaAutoCodeInterpreterToolParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam`.
-public struct BetaAutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// An optional list of uploaded files to make available to your code.
-    ///
-    /// At most 50 items.
-    public var fileIDs: [Swift.String]?
-    /// The memory limit for the code interpreter container.
-    public var memoryLimit: BetaContainerMemoryLimit?
-    /// Network access policy for the container.
-    public var networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+public typealias BetaAutoCodeInterpreterToolParam = AutoCodeInterpreterToolParam
 
-    /// Creates a new `BetaAutoCodeInterpreterToolParam`.
-    ///
-    /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code. At most 50 items.
-    ///   - memoryLimit: The memory limit for the code interpreter container.
-    ///   - networkPolicy: Network access policy for the container.
-    public init(
-        fileIDs: [Swift.String]? = nil,
-        memoryLimit: BetaContainerMemoryLimit? = nil,
-        networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy? = nil
-    ) {
-        self.fileIDs = fileIDs
-        self.memoryLimit = memoryLimit
-        self.networkPolicy = networkPolicy
-    }
-
-    /// Decodes `BetaAutoCodeInterpreterToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "auto", required: true)
-        self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
-        self.memoryLimit = try reader.optional(BetaContainerMemoryLimit.self, "memory_limit")
-        self.networkPolicy = try reader.optional(BetaAutoCodeInterpreterToolParam.NetworkPolicy.self, "network_policy")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("auto", "type")
-        try writer.encodeIfPresent(self.fileIDs, "file_ids")
-        try writer.encodeIfPresent(self.memoryLimit, "memory_limit")
-        try writer.encodeIfPresent(self.networkPolicy, "network_policy")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Network access policy for the container.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `disabled`.
-        case disabled(BetaContainerNetworkPolicyDisabledParam)
-        /// Selected when `type` is `allowlist`.
-        case allowlist(BetaContainerNetworkPolicyAllowlistParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "disabled":
-                self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
-            case "allowlist":
-                self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .disabled(let value): try value.encode(to: encoder)
-            case .allowlist(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``CallableToolAllowedCaller``: the spec's `BetaCallableToolAllowedCaller` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCallableToolAllowedCaller`.
-public struct BetaCallableToolAllowedCaller: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
+public typealias BetaCallableToolAllowedCaller = CallableToolAllowedCaller
 
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `direct`
-    public static var direct: Self { Self(rawValue: "direct") }
-
-    /// `programmatic`
-    public static var programmatic: Self { Self(rawValue: "programmatic") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: The same type as ``ClickButtonType``: the spec's `BetaClickButtonType` schema has its shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaClickButtonType`.
-public struct BetaClickButtonType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `left`
-    public static var left: Self { Self(rawValue: "left") }
-
-    /// `right`
-    public static var right: Self { Self(rawValue: "right") }
-
-    /// `wheel`
-    public static var wheel: Self { Self(rawValue: "wheel") }
-
-    /// `back`
-    public static var back: Self { Self(rawValue: "back") }
-
-    /// `forward`
-    public static var forward: Self { Self(rawValue: "forward") }
-}
+public typealias BetaClickButtonType = ClickButtonType
 
 /// A click action.
 ///
+/// - Note: The same type as ``ClickParam``: the spec's `BetaClickParam` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaClickParam`.
-public struct BetaClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
-    public var button: BetaClickButtonType
-    /// The x-coordinate where the click occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the click occurred.
-    public var y: Swift.Int
-    /// The keys being held while clicking.
-    public var keys: [Swift.String]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaClickParam`.
-    ///
-    /// - Parameters:
-    ///   - button: Indicates which mouse button was pressed during the click.
-    ///   - x: The x-coordinate where the click occurred.
-    ///   - y: The y-coordinate where the click occurred.
-    ///   - keys: The keys being held while clicking.
-    public init(
-        button: BetaClickButtonType,
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.button = button
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    /// Decodes `BetaClickParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "click", required: true)
-        self.button = try reader.required(BetaClickButtonType.self, "button")
-        self.x = try reader.required(Swift.Int.self, "x")
-        self.y = try reader.required(Swift.Int.self, "y")
-        self.keys = try reader.optional([Swift.String].self, "keys")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("click", "type")
-        try writer.encode(self.button, "button")
-        try writer.encode(self.x, "x")
-        try writer.encode(self.y, "y")
-        try writer.encodeIfPresent(self.keys, "keys")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaClickParam = ClickParam
 
 /// The image output from the code interpreter.
 ///
+/// - Note: The same type as ``CodeInterpreterOutputImage``: the spec's `BetaCodeInterpreterOutputImage` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputImage`.
-public struct BetaCodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the image output from the code interpreter.
-    public var url: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaCodeInterpreterOutputImage`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL of the image output from the code interpreter.
-    public init(url: Swift.String) {
-        self.url = url
-    }
-
-    /// Decodes `BetaCodeInterpreterOutputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "image", required: true)
-        self.url = try reader.required(Swift.String.self, "url")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("image", "type")
-        try writer.encode(self.url, "url")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaCodeInterpreterOutputImage = CodeInterpreterOutputImage
 
 /// The logs output from the code interpreter.
 ///
+/// - Note: The same type as ``CodeInterpreterOutputLogs``: the spec's `BetaCodeInterpreterOutputLogs` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputLogs`.
-public struct BetaCodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The logs output from the code interpreter.
-    public var logs: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaCodeInterpreterOutputLogs`.
-    ///
-    /// - Parameters:
-    ///   - logs: The logs output from the code interpreter.
-    public init(logs: Swift.String) {
-        self.logs = logs
-    }
-
-    /// Decodes `BetaCodeInterpreterOutputLogs` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "logs", required: true)
-        self.logs = try reader.required(Swift.String.self, "logs")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("logs", "type")
-        try writer.encode(self.logs, "logs")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaCodeInterpreterOutputLogs = CodeInterpreterOutputLogs
 
 /// A tool that runs Python code to help generate a response to a prompt.
 ///
+/// - Note: The same type as ``CodeInterpreterTool``: the spec's `BetaCodeInterpreterTool` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool`.
-public struct BetaCodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The code interpreter container. Can be a container ID or an object that
-    /// specifies uploaded file IDs to make available to your code, along with an
-    /// optional `memory_limit` setting.
-    public var container: BetaCodeInterpreterTool.Container
-    /// The tool invocation context(s).
-    ///
-    /// At least 1 item.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaCodeInterpreterTool`.
-    ///
-    /// - Parameters:
-    ///   - container: The code interpreter container.
-    ///   - allowedCallers: The tool invocation context(s). At least 1 item.
-    public init(
-        container: BetaCodeInterpreterTool.Container,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.container = container
-        self.allowedCallers = allowedCallers
-    }
-
-    /// Decodes `BetaCodeInterpreterTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "code_interpreter", required: true)
-        self.container = try reader.required(BetaCodeInterpreterTool.Container.self, "container")
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, "allowed_callers")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("code_interpreter", "type")
-        try writer.encode(self.container, "container")
-        try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The code interpreter container. Can be a container ID or an object that
-    /// specifies uploaded file IDs to make available to your code, along with an
-    /// optional `memory_limit` setting.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool/properties/container`.
-    public enum Container: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// The container ID.
-        case string(Swift.String)
-        /// Configuration for a code interpreter container.
-        case betaAutoCodeInterpreterToolParam(BetaAutoCodeInterpreterToolParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase(BetaAutoCodeInterpreterToolParam.self) {
-                self = .betaAutoCodeInterpreterToolParam(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .betaAutoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
+public typealias BetaCodeInterpreterTool = CodeInterpreterTool
 
 /// A tool call to run code.
 ///

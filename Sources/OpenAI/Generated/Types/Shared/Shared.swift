@@ -6,166 +6,17 @@ import OpenAIRuntime
 
 /// An audio input to the model.
 ///
+/// - Note: The same type as ``InputAudio``: the spec's `BetaInputAudio` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputAudio`.
-public struct BetaInputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var inputAudio: BetaInputAudio.InputAudio
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaInputAudio`.
-    public init(inputAudio: BetaInputAudio.InputAudio) {
-        self.inputAudio = inputAudio
-    }
-
-    /// Decodes `BetaInputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "input_audio", required: true)
-        self.inputAudio = try reader.required(BetaInputAudio.InputAudio.self, "input_audio")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("input_audio", "type")
-        try writer.encode(self.inputAudio, "input_audio")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
-    public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Base64-encoded audio data.
-        public var data: Swift.String
-        /// The format of the audio data. Currently supported formats are `mp3` and
-        /// `wav`.
-        public var format: BetaInputAudio.InputAudio.Format
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `InputAudio`.
-        ///
-        /// - Parameters:
-        ///   - data: Base64-encoded audio data.
-        ///   - format: The format of the audio data.
-        public init(
-            data: Swift.String,
-            format: BetaInputAudio.InputAudio.Format
-        ) {
-            self.data = data
-            self.format = format
-        }
-
-        /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.data = try reader.required(Swift.String.self, "data")
-            self.format = try reader.required(BetaInputAudio.InputAudio.Format.self, "format")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode(self.data, "data")
-            try writer.encode(self.format, "format")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// The format of the audio data. Currently supported formats are `mp3` and
-        /// `wav`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio/properties/format`.
-        public struct Format: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `mp3`
-            public static var mp3: Self { Self(rawValue: "mp3") }
-
-            /// `wav`
-            public static var wav: Self { Self(rawValue: "wav") }
-        }
-    }
-}
+public typealias BetaInputAudio = InputAudio
 
 /// An audio output from the model.
 ///
+/// - Note: The same type as ``OutputAudio``: the spec's `BetaOutputAudio` schema has its shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/BetaOutputAudio`.
-public struct BetaOutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Base64-encoded audio data from the model.
-    public var data: Swift.String
-    /// The transcript of the audio data from the model.
-    public var transcript: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `BetaOutputAudio`.
-    ///
-    /// - Parameters:
-    ///   - data: Base64-encoded audio data from the model.
-    ///   - transcript: The transcript of the audio data from the model.
-    public init(
-        data: Swift.String,
-        transcript: Swift.String
-    ) {
-        self.data = data
-        self.transcript = transcript
-    }
-
-    /// Decodes `BetaOutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "output_audio", required: true)
-        self.data = try reader.required(Swift.String.self, "data")
-        self.transcript = try reader.required(Swift.String.self, "transcript")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("output_audio", "type")
-        try writer.encode(self.data, "data")
-        try writer.encode(self.transcript, "transcript")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
+public typealias BetaOutputAudio = OutputAudio
 
 /// Options for streaming response. Only set this when you set `stream: true`.
 ///
@@ -605,6 +456,8 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
     }
 }
 
+/// - Note: Also named ``BetaContainerFileCitationParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationParam`.
 public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
@@ -681,6 +534,8 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
+/// - Note: Also named ``BetaContainerReferenceParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceParam`.
 public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced container.
@@ -723,6 +578,8 @@ public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviati
     }
 }
 
+/// - Note: Also named ``BetaCreateModelResponseProperties``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/CreateModelResponseProperties`.
 public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -917,6 +774,8 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 }
 
+/// - Note: Also named ``BetaEmptyModelParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/EmptyModelParam`.
 public typealias EmptyModelParam = JSONObject
 
@@ -1304,6 +1163,8 @@ public struct EvalItemInputImage: Codable, Equatable, Sendable, SpecDeviationRep
     }
 }
 
+/// - Note: Also named ``BetaFileCitationParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/FileCitationParam`.
 public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the file in the list of files.
@@ -1479,6 +1340,8 @@ public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporti
 
 /// The content of a shell tool call output that was emitted.
 ///
+/// - Note: Also named ``BetaFunctionShellCallOutputContent``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent`.
 public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The standard output that was captured.
@@ -1583,6 +1446,8 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
 
 /// Indicates that the shell commands finished and returned an exit code.
 ///
+/// - Note: Also named ``BetaFunctionShellCallOutputExitOutcome``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcome`.
 public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Exit code from the shell process.
@@ -1626,6 +1491,8 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
 }
 
 /// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Note: Also named ``BetaFunctionShellCallOutputTimeoutOutcome``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
 public struct FunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1971,6 +1838,7 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaIncludeEnum``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/IncludeEnum`.
 public struct IncludeEnum: OpenEnum {
@@ -2022,6 +1890,8 @@ public struct IncludeEnum: OpenEnum {
 }
 
 /// An audio input to the model.
+///
+/// - Note: Also named ``BetaInputAudio``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputAudio`.
 public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2131,6 +2001,8 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 }
 
+/// - Note: Also named ``BetaLocalEnvironmentParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentParam`.
 public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// An optional list of skills.
@@ -2175,6 +2047,8 @@ public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviation
     }
 }
 
+/// - Note: Also named ``BetaLocalSkillParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/LocalSkillParam`.
 public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
@@ -2231,10 +2105,14 @@ public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReport
     }
 }
 
+/// - Note: Also named ``BetaMetadata``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/Metadata`.
 public typealias Metadata = [Swift.String: Swift.String]
 
 /// The moderation policy for the response input.
+///
+/// - Note: Also named ``BetaModerationConfigParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationConfigParam`.
 public struct ModerationConfigParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2273,6 +2151,7 @@ public struct ModerationConfigParam: Codable, Equatable, Sendable, SpecDeviation
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaModerationMode``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationMode`.
 public struct ModerationMode: OpenEnum {
@@ -2290,6 +2169,8 @@ public struct ModerationMode: OpenEnum {
 }
 
 /// Configuration for running moderation on the input and output of this response.
+///
+/// - Note: Also named ``BetaModerationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationParam`.
 public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2341,6 +2222,8 @@ public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReport
 }
 
 /// The policy to apply to moderated response input and output.
+///
+/// - Note: Also named ``BetaModerationPolicyParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationPolicyParam`.
 public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2409,6 +2292,8 @@ public struct OrderEnum: OpenEnum {
 }
 
 /// An audio output from the model.
+///
+/// - Note: Also named ``BetaOutputAudio``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputAudio`.
 public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2534,6 +2419,7 @@ public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReportin
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaOutputMessageContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessageContent`.
 public enum OutputMessageContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -2584,6 +2470,7 @@ public typealias ParallelToolCalls = Swift.Bool
 /// for model-specific support.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// - Note: Also named ``BetaReasoningEffort``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningEffort/anyOf/0`.
 public struct ReasoningEffort: OpenEnum {
@@ -2674,6 +2561,7 @@ public enum StopConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresen
 /// is preferred for models that support it.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaTextResponseFormatConfiguration``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatConfiguration`.
 public enum TextResponseFormatConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable {
@@ -2717,6 +2605,8 @@ public enum TextResponseFormatConfiguration: Codable, Equatable, Sendable, Unkno
 
 /// JSON Schema response format. Used to generate structured JSON responses.
 /// Learn more about [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs).
+///
+/// - Note: Also named ``BetaTextResponseFormatJSONSchema``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatJsonSchema`.
 public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -2792,6 +2682,8 @@ public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDe
     }
 }
 
+/// - Note: Also named ``BetaURLCitationParam``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/UrlCitationParam`.
 public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.

@@ -81,6 +81,8 @@ public enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable, UnknownC
 
 /// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
 ///
+/// - Note: Also named ``BetaComparisonFilter``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
 public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
@@ -301,6 +303,8 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
 }
 
 /// Combine multiple filters using `and` or `or`.
+///
+/// - Note: Also named ``BetaCompoundFilter``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
 public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
@@ -1203,10 +1207,13 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
     }
 }
 
+/// - Note: Also named ``BetaVectorStoreFileAttributes``: the spec's schema of that name has this shape (descriptions aside).
+///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes`.
 public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttributesValue]
 
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// - Note: Also named ``BetaVectorStoreFileAttributesValue``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
 public enum VectorStoreFileAttributesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
