@@ -212,7 +212,9 @@ enum CatalogueRenderer {
                     "flag": CatalogueRenderer.kebab(parameter.wireName), "required": parameter.required,
                     "schema": schema(parameter.type),
                 ]
-                if let description = firstParagraph(parameter.documentation) { entry["description"] = description }
+                if let description = firstParagraph(parameter.documentation) {
+                    entry["description"] = DocText.absoluteLinks(description)
+                }
                 if !parameter.facts.isEmpty { entry["facts"] = parameter.facts }
                 return entry
             }
@@ -263,7 +265,7 @@ enum CatalogueRenderer {
                 if property.nullable { entry["nullable"] = true }
                 if let constant = property.constant { entry["schema"] = ["type": "string", "enum": [constant]] }
                 if let description = firstParagraph(property.documentation.summary) {
-                    entry["description"] = description
+                    entry["description"] = DocText.absoluteLinks(description)
                 }
                 if !property.documentation.facts.isEmpty { entry["facts"] = property.documentation.facts }
                 if property.documentation.deprecated { entry["deprecated"] = true }

@@ -66,7 +66,7 @@ enum SchemaCatalogueRenderer {
                 if let text = DocText.withFacts(DocText.summary(parameter.documentation), parameter.facts)
                     .nonEmpty
                 {
-                    schema["description"] = text
+                    schema["description"] = DocText.absoluteLinks(text)
                 }
                 properties[parameter.wireName] = schema
                 if parameter.required { required.append(parameter.wireName) }
@@ -126,7 +126,7 @@ enum SchemaCatalogueRenderer {
             .nonEmpty {
                 // A file member keeps what it takes (``fileDescription``) after what it is.
                 let taken = (result["description"] as? String).map { " " + $0 } ?? ""
-                result["description"] = text + taken
+                result["description"] = DocText.absoluteLinks(text) + taken
             }
             if property.documentation.deprecated { result["deprecated"] = true }
             return result
@@ -153,7 +153,7 @@ enum SchemaCatalogueRenderer {
         private func described(_ schema: [String: Any], _ text: String?) -> [String: Any] {
             guard let summary = DocText.summary(text) else { return schema }
             var result = schema
-            result["description"] = summary
+            result["description"] = DocText.absoluteLinks(summary)
             return result
         }
     }
