@@ -12,19 +12,10 @@ import OpenAIRuntime
 /// `openai mcp`: a Model Context Protocol server over standard input and output, one JSON-RPC 2.0
 /// message per line, serving the operations as tools.
 ///
-/// Protocol revisions 2025-06-18 and 2025-11-25 (a session opened by `initialize`, the version
-/// negotiated there) and 2026-07-28 (stateless: each request carries its version and the client's
-/// capabilities in `params._meta`; `server/discover` describes the server), on one stream, each
-/// message served by the era it speaks. Standard output carries protocol messages only; logs go to
-/// standard error. A malformed message gets the JSON-RPC error it deserves and the server goes on.
+/// The protocol is ``MCPSession``'s; the server reads lines, does what the session says (writes
+/// messages, starts and cancels calls) and runs the calls. Standard output carries protocol
+/// messages only; logs go to standard error.
 package final class MCPServer: Sendable {
-    /// The revisions served, newest first.
-    package static let versions = ["2026-07-28", "2025-11-25", "2025-06-18"]
-    static let legacyVersions: Set<String> = ["2025-11-25", "2025-06-18"]
-    static let metaVersion = "io.modelcontextprotocol/protocolVersion"
-    static let metaCapabilities = "io.modelcontextprotocol/clientCapabilities"
-    static let metaServerInfo = "io.modelcontextprotocol/serverInfo"
-
     let options: MCPOptions
     /// The operations served (the filters applied), in command order.
     private let operations: [APIOperation]
@@ -42,28 +33,19 @@ package final class MCPServer: Sendable {
     /// The operations' schemas, parsed on first use.
     private var schemas: SchemaSet { SchemaSet.shared }
     private let output: Terminal
-    private let state = Locked(State())
+    /// The protocol's state; every message goes through it under this lock, in order.
+    private let session: Locked<MCPSession>
+    /// The tasks of the calls in flight, by key, each with its number (a finished call removes its
+    /// own task only, never one a later request with the same id started).
+    private let running = Locked<[String: (number: UInt64, task: Task<Void, Never>)]>([:])
+    private let callNumbers = Locked<UInt64>(0)
     /// Turns for tool calls: at most ``MCPOptions/maxConcurrentCalls`` run at once.
     private let slots: CallSlots
-    /// The most calls that wait for a turn; one more is refused (-32000) rather than held.
-    static let maxWaitingCalls = 1024
     /// The most bytes of arguments the calls in flight (running and waiting) hold together: four
     /// lines of the largest size (`--max-line-bytes`; 64 MiB by default); a call that would pass it
     /// is refused (-32000) unless none is in flight. The count bounds many small calls, this a few
     /// large ones.
     package var maxHeldArgumentBytes: Int { options.maxLineBytes * 4 }
-
-    private struct State {
-        /// The version `initialize` negotiated (the legacy session of this stream).
-        var legacyVersion: String?
-        /// The calls in flight, by request id, to cancel.
-        var running: [String: Task<Void, Never>] = [:]
-        /// Ids whose call was cancelled while it ran: no response is sent for them.
-        var cancelled: Set<String> = []
-        /// The bytes of each call in flight's arguments (compact JSON), by request id.
-        var held: [String: Int] = [:]
-        var heldBytes = 0
-    }
 
     /// A server for `options`, its clients configured as the tool's commands are (the environment,
     /// then the global flags); admin tools only when an admin key is configured.
@@ -91,6 +73,16 @@ package final class MCPServer: Sendable {
         operations = Catalogue.shared.operations.filter {
             options.includes($0, hasAdminKey: configuration.adminAPIKey != nil)
         }.sorted { $0.command < $1.command }
+        // The session asks for the tools only when a message needs them; `self` is whole by then.
+        let tools = Locked<MCPServer?>(nil)
+        session = Locked(
+            MCPSession(
+                tools: MCPSession.Tools(
+                    definitions: { tools.withLock { $0 }?.tools.map(\.definition) ?? [] },
+                    contains: { name in tools.withLock { $0 }?.catalogue().byName[name] != nil }),
+                maxConcurrentCalls: options.maxConcurrentCalls, maxHeldArgumentBytes: options.maxLineBytes * 4,
+                maxResultBytes: options.maxResultBytes, maxLineBytes: options.maxLineBytes))
+        tools.withLock { $0 = self }
     }
 
     /// How many operations are served (as tools, or through the dynamic mode's).
@@ -126,27 +118,18 @@ package final class MCPServer: Sendable {
     package func serve(lines: AsyncStream<InputLine>) async {
         for await line in lines {
             switch line {
-            case .text(let text):
-                let trimmed = text.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty else { continue }
-                await handle(trimmed)
-            case .tooLong(let bytes):
-                send(
-                    error: -32600,
-                    "Invalid Request: a line of \(bytes) bytes, more than the \(options.maxLineBytes) a message may "
-                        + "take (--max-line-bytes); it was not read",
-                    id: .null)
+            case .text(let text): handle(text)
+            case .tooLong(let bytes): perform(session.withLock { $0.lineTooLong(bytes) })
             }
         }
         // The input ended: calls in flight get 2 seconds to finish (their responses may still be read),
         // then they are cancelled, so the server exits promptly (the transports' shutdown rule).
-        let running = state.withLock { Array($0.running.values) }
-        guard !running.isEmpty else { return }
+        guard running.withLock({ !$0.isEmpty }) else { return }
         let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline, state.withLock({ !$0.running.isEmpty }) {
+        while ContinuousClock.now < deadline, running.withLock({ !$0.isEmpty }) {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        for task in state.withLock({ Array($0.running.values) }) { task.cancel() }
+        for task in running.withLock({ $0.values.map(\.task) }) { task.cancel() }
     }
 
     /// Standard input's lines, read on a thread of their own (a blocking read) in 64 KiB chunks,
@@ -171,279 +154,89 @@ package final class MCPServer: Sendable {
         }
     }
 
-    /// Handles one message (a line).
-    package func handle(_ line: String) async {
-        guard let message = try? JSON.parse(Array(line.utf8)) else {
-            send(error: -32700, "Parse error: the line is not JSON", id: .null)
-            return
-        }
-        guard case .object = message else {
-            // Batches are not part of MCP (removed in 2025-06-18).
-            send(error: -32600, "Invalid Request: one JSON-RPC object per line (no batches)", id: .null)
-            return
-        }
-        guard message["jsonrpc"] == .string("2.0") else {
-            send(error: -32600, "Invalid Request: `jsonrpc` must be \"2.0\"", id: Self.validID(message["id"]) ?? .null)
-            return
-        }
-        guard let method = message["method"]?.string else {
-            // A response to a request of ours (the server sends none) or nonsense.
-            if message["result"] == nil && message["error"] == nil {
-                send(error: -32600, "Invalid Request: no `method`", id: Self.validID(message["id"]) ?? .null)
-            }
-            return
-        }
-        let params = message["params"] ?? .object([])
-        guard let rawID = message["id"] else {
-            notification(method, params: params)
-            return
-        }
-        guard let id = Self.validID(rawID) else {
-            send(error: -32600, "Invalid Request: `id` must be a string or an integer", id: .null)
-            return
-        }
-        guard case .object = params else {
-            send(error: -32602, "Invalid params: `params` must be an object", id: id)
-            return
-        }
-        await request(method, params: params, id: id)
+    /// Handles one message (a line): what the session says is done before this returns (a call is
+    /// started, not awaited).
+    package func handle(_ line: String) {
+        perform(session.withLock { $0.receive(line) })
     }
 
-    static func validID(_ id: JSON?) -> JSON? {
-        switch id {
-        case .string?: return id
-        case .number(let text)? where Int(text) != nil: return id
-        default: return nil
-        }
-    }
-
-    private func notification(_ method: String, params: JSON) {
-        switch method {
-        case "notifications/cancelled":
-            guard let id = Self.validID(params["requestId"]) else { return }
-            let key = id.compact
-            let task = state.withLock { state -> Task<Void, Never>? in
-                guard let task = state.running[key] else { return nil }
-                state.cancelled.insert(key)
-                return task
+    private func perform(_ actions: [MCPAction]) {
+        for action in actions {
+            switch action {
+            case .send(let message): write(message)
+            case .start(let call): start(call)
+            case .cancel(let key): running.withLock { $0[key] }?.task.cancel()
             }
-            task?.cancel()
-        default:
-            break  // notifications/initialized and the rest: nothing to do.
-        }
-    }
-
-    private func request(_ method: String, params: JSON, id: JSON) async {
-        // The era: a request with the 2026-07-28 envelope is served statelessly; `initialize` opens a
-        // legacy session; any other request is served in the legacy session (opened or not).
-        let meta = params["_meta"]
-        if let version = meta?[Self.metaVersion] {
-            guard let version = version.string, meta?[Self.metaCapabilities] != nil else {
-                send(
-                    error: -32602, "Invalid params: `_meta` needs \(Self.metaVersion) and \(Self.metaCapabilities)",
-                    id: id)
-                return
-            }
-            guard version == "2026-07-28" else {
-                send(
-                    error: -32022, "Unsupported protocol version", id: id,
-                    data: .object([
-                        .init("supported", .array(Self.versions.map(JSON.string))),
-                        .init("requested", .string(version)),
-                    ]))
-                return
-            }
-            await serve(method, params: params, id: id, era: .modern)
-            return
-        }
-        if method == "initialize" {
-            let requested = params["protocolVersion"]?.string ?? ""
-            let version = Self.legacyVersions.contains(requested) ? requested : "2025-11-25"
-            state.withLock { $0.legacyVersion = version }
-            send(
-                result: .object([
-                    .init("protocolVersion", .string(version)),
-                    .init("capabilities", .object([.init("tools", .object([.init("listChanged", .bool(false))]))])),
-                    .init("serverInfo", Self.serverInfo),
-                    .init("instructions", .string(Self.instructions)),
-                ]), id: id)
-            return
-        }
-        if method == "server/discover" {
-            send(error: -32602, "Invalid params: server/discover needs `_meta` with \(Self.metaVersion)", id: id)
-            return
-        }
-        let version = state.withLock { $0.legacyVersion } ?? "2025-11-25"
-        await serve(method, params: params, id: id, era: .legacy(version))
-    }
-
-    enum Era: Equatable {
-        case legacy(String)
-        case modern
-    }
-
-    static let serverInfo: JSON = .object([
-        .init("name", .string("openai")), .init("title", .string("OpenAI API")),
-        .init("version", .string(OpenAIClient.sdkVersion)),
-    ])
-
-    static let instructions =
-        "Tools for every operation of the OpenAI API (or, in dynamic mode, three tools that find, describe and call them). "
-        + "A list tool returns one page and the cursor of the next."
-
-    private func serve(_ method: String, params: JSON, id: JSON, era: Era) async {
-        switch method {
-        case "ping":
-            send(result: .object([]), id: id, era: era)
-        case "server/discover":
-            send(
-                result: .object([
-                    .init("supportedVersions", .array(Self.versions.map(JSON.string))),
-                    .init("capabilities", .object([.init("tools", .object([.init("listChanged", .bool(false))]))])),
-                    .init("instructions", .string(Self.instructions)),
-                    .init("ttlMs", .number("3600000")), .init("cacheScope", .string("public")),
-                ]), id: id, era: era)
-        case "tools/list":
-            if let cursor = params["cursor"], cursor != .null {
-                send(error: -32602, "Invalid params: unknown cursor \(cursor.compact) (the list has one page)", id: id)
-                return
-            }
-            var result: [JSON.Member] = [.init("tools", .array(tools.map(\.definition)))]
-            if era == .modern {
-                result += [.init("ttlMs", .number("3600000")), .init("cacheScope", .string("public"))]
-            }
-            send(result: .object(result), id: id, era: era)
-        case "tools/call":
-            await call(params: params, id: id, era: era)
-        default:
-            send(error: -32601, "Method not found: \(method)", id: id)
         }
     }
 
     // MARK: Calls
 
-    private func call(params: JSON, id: JSON, era: Era) async {
-        guard let name = params["name"]?.string else {
-            send(error: -32602, "Invalid params: tools/call needs a `name`", id: id)
-            return
+    /// Runs `call` in a task of its own, registered before any message after this one is handled;
+    /// the task's own use of `running` waits for its registration, so a cancellation always finds it.
+    private func start(_ call: MCPCall) {
+        let number = callNumbers.withLock { number -> UInt64 in
+            number += 1
+            return number
         }
-        guard let tool = catalogue().byName[name] else {
-            send(error: -32602, "Invalid params: unknown tool \(name)", id: id)
-            return
-        }
-        let arguments = params["arguments"].flatMap { $0 == .null ? nil : $0 } ?? .object([])
-        guard case .object = arguments else {
-            send(error: -32602, "Invalid params: `arguments` must be an object", id: id)
-            return
-        }
-        let token = params["_meta"]?["progressToken"]
-        let key = id.compact
-        let size = arguments.compact.utf8.count
-        // Created and registered under one lock: the task's own first use of the lock waits for its
-        // registration, so a cancellation always finds it, and every exit removes it. An id still in
-        // flight is not taken a second time (its cancellation would otherwise reach the wrong call).
-        enum Refusal { case inUse, busy }
-        let refusal = state.withLock { state -> Refusal? in
-            guard state.running[key] == nil else { return .inUse }
-            // Running and waiting calls together are bounded too: each holds its arguments.
-            guard state.running.count < options.maxConcurrentCalls + Self.maxWaitingCalls,
-                state.running.isEmpty || state.heldBytes + size <= maxHeldArgumentBytes
-            else { return .busy }
-            state.cancelled.remove(key)  // An id may be used again once its request is over.
-            state.held[key] = size
-            state.heldBytes += size
-            state.running[key] = Task {
-                // Its turn among the calls in flight (``MCPOptions/maxConcurrentCalls``).
-                let turn = await self.slots.acquire()
-                let proceed = turn && self.state.withLock { !$0.cancelled.contains(key) }
-                let result =
-                    proceed ? await self.run(tool, arguments: arguments, token: token, key: key, era: era) : nil
-                if turn { await self.slots.release() }
-                let cancelled = self.state.withLock { state -> Bool in
-                    state.running.removeValue(forKey: key)
-                    state.heldBytes -= state.held.removeValue(forKey: key) ?? 0
-                    return state.cancelled.remove(key) != nil
+        running.withLock { running in
+            running[call.key] = (
+                number,
+                Task {
+                    // Its turn among the calls in flight (``MCPOptions/maxConcurrentCalls``).
+                    let turn = await self.slots.acquire()
+                    let proceed = turn && !self.session.withLock { $0.isCancelled(call.key) }
+                    let result = proceed ? await self.run(call) : nil
+                    if turn { await self.slots.release() }
+                    self.running.withLock { running in
+                        if running[call.key]?.number == number { running.removeValue(forKey: call.key) }
+                    }
+                    let actions = self.session.withLock { $0.finish(call, with: Task.isCancelled ? nil : result) }
+                    self.perform(actions)
                 }
-                // A cancelled request gets no response (2026-07-28: no further message at all).
-                guard let result, !cancelled, !Task.isCancelled else { return }
-                if era == .legacy("2025-06-18"), result["isError"] == .bool(true),
-                    let text = result["content"]?.array?.first?["text"]?.string,
-                    text.hasPrefix("The arguments do not match")
-                {
-                    // 2025-06-18 lists invalid arguments under the protocol's errors.
-                    self.send(error: -32602, "Invalid params: " + text, id: id)
-                    return
-                }
-                self.send(result: self.bounded(result), id: id, era: era)
-            }
-            return nil
-        }
-        if refusal == .busy {
-            send(
-                error: -32000,
-                "Server busy: \(options.maxConcurrentCalls) calls run and the rest wait, up to \(Self.maxWaitingCalls) "
-                    + "calls or \(maxHeldArgumentBytes) bytes of arguments; send it again later",
-                id: id)
-        } else if refusal == .inUse {
-            // With id null: an answer with the id would reach the call still running under it.
-            send(
-                error: -32600,
-                "Invalid Request: the id \(key) belongs to a request still in flight; this one was not run",
-                id: .null)
+            )
         }
     }
 
-    /// `result`, or an error result when its text is over `--max-result-bytes`.
-    private func bounded(_ result: JSON) -> JSON {
-        let size = (result["content"]?.array ?? []).reduce(0) { $0 + ($1["text"]?.string?.utf8.count ?? 0) }
-        guard size > options.maxResultBytes else { return result }
-        return MCPToolCall.error(
-            "The result is \(size) bytes of text, more than the \(options.maxResultBytes) a tool result carries "
-                + "(--max-result-bytes): ask for less (a smaller `limit`, fewer `include`s).")
-    }
-
-    private func run(_ tool: MCPTool, arguments: JSON, token: JSON?, key: String, era: Era) async -> JSON {
-        guard let operation = tool.operation else {
-            return await dynamic(tool.name, arguments: arguments, token: token, key: key, era: era)
+    private func run(_ call: MCPCall) async -> ToolResult {
+        guard let tool = catalogue().byName[call.tool] else {
+            return .result(MCPToolCall.error("Unknown tool \(call.tool)."))
         }
-        return await invoke(operation, arguments: arguments, schema: tool.validationSchema, token: token, key: key)
+        guard let operation = tool.operation else { return await dynamic(tool.name, call) }
+        return await invoke(operation, arguments: call.arguments, schema: tool.validationSchema, call: call)
     }
 
-    private func invoke(
-        _ operation: APIOperation, arguments: JSON, schema: JSON, token: JSON?, key: String
-    ) async -> JSON {
+    private func invoke(_ operation: APIOperation, arguments: JSON, schema: JSON, call: MCPCall) async -> ToolResult {
         guard let client = operation.admin ? adminClient : client else {
-            return MCPToolCall.error(
-                operation.admin
-                    ? "This tool needs an admin key: start the server with OPENAI_ADMIN_KEY or --admin-api-key."
-                    : "This tool needs an API key: start the server with OPENAI_API_KEY or --api-key.")
+            return .result(
+                MCPToolCall.error(
+                    operation.admin
+                        ? "This tool needs an admin key: start the server with OPENAI_ADMIN_KEY or --admin-api-key."
+                        : "This tool needs an API key: start the server with OPENAI_API_KEY or --api-key."))
         }
         let pace = ProgressPace(interval: 0.1)
+        let token = call.progressToken
+        let key = call.key
         let notify: @Sendable (Int, String?) -> Void = { [weak self] count, type in
             // No progress for a request that was cancelled (nor any other message for it).
-            guard let self, let token, !Task.isCancelled, !self.state.withLock({ $0.cancelled.contains(key) })
+            guard let self, let token, !Task.isCancelled, !self.session.withLock({ $0.isCancelled(key) })
             else { return }
-            var params: [JSON.Member] = [.init("progressToken", token), .init("progress", .number(String(count)))]
-            if let type { params.append(.init("message", .string(type))) }
-            self.write(
-                .object([
-                    .init("jsonrpc", .string("2.0")), .init("method", .string("notifications/progress")),
-                    .init("params", .object(params)),
-                ]))
+            self.write(MCPSession.progress(token: token, count: count, message: type))
         }
         // At most 10 a second (an endless stream would otherwise flood the client); the last one
         // held back goes out before the result, so the client sees the final count.
         let progress: @Sendable (Int, String?) -> Void = { count, type in
             if pace.allows() { notify(count, type) } else { pace.hold(count, type) }
         }
-        let call = MCPToolCall(operation: operation, client: client, options: options, progress: progress)
-        let result = await call.run(arguments, validator: SchemaValidator(schemas: schemas), schema: schema)
+        let toolCall = MCPToolCall(operation: operation, client: client, options: options, progress: progress)
+        let result = await toolCall.run(arguments, validator: SchemaValidator(schemas: schemas), schema: schema)
         if let (count, type) = pace.takeHeld() { notify(count, type) }
         return result
     }
 
     /// The dynamic mode's tools.
-    private func dynamic(_ name: String, arguments: JSON, token: JSON?, key: String, era: Era) async -> JSON {
+    private func dynamic(_ name: String, _ call: MCPCall) async -> ToolResult {
+        let arguments = call.arguments
         switch name {
         case "list_api_endpoints":
             let search = (arguments["search_query"]?.string ?? arguments["search"]?.string ?? "").lowercased()
@@ -461,12 +254,15 @@ package final class MCPServer: Sendable {
                         .init("summary", .string(tool.operation?.summary ?? "")),
                     ])
                 })
-            return MCPToolCall.text(JSON.object([.init("endpoints", list)]).compact)
-                .setting("structuredContent", .object([.init("endpoints", list)]))
+            return .result(
+                MCPToolCall.text(JSON.object([.init("endpoints", list)]).compact)
+                    .setting("structuredContent", .object([.init("endpoints", list)])))
         case "get_api_endpoint_schema":
             guard let endpoint = arguments["endpoint"]?.string, let tool = catalogue().endpoints[endpoint] else {
-                return MCPToolCall.error(
-                    "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names.")
+                return .result(
+                    MCPToolCall.error(
+                        "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names."
+                    ))
             }
             // The whole input schema, references kept and their definitions attached.
             var described = tool.definition.setting("inputSchema", schemas.withDefinitions(tool.validationSchema))
@@ -474,39 +270,22 @@ package final class MCPServer: Sendable {
                 members.removeAll { $0.key == "outputSchema" }
                 described = .object(members)
             }
-            return MCPToolCall.text(described.compact).setting("structuredContent", described)
+            return .result(MCPToolCall.text(described.compact).setting("structuredContent", described))
         case "invoke_api_endpoint":
             let name = arguments["endpoint_name"] ?? arguments["endpoint"]
             guard let endpoint = name?.string, let tool = catalogue().endpoints[endpoint],
                 let operation = tool.operation
             else {
-                return MCPToolCall.error(
-                    "No endpoint \(name?.compact ?? "(none)"): `endpoint_name` takes a name list_api_endpoints gives.")
+                return .result(
+                    MCPToolCall.error(
+                        "No endpoint \(name?.compact ?? "(none)"): `endpoint_name` takes a name list_api_endpoints gives."
+                    ))
             }
             return await invoke(
-                operation, arguments: arguments["args"] ?? .object([]), schema: tool.validationSchema, token: token,
-                key: key)
+                operation, arguments: arguments["args"] ?? .object([]), schema: tool.validationSchema, call: call)
         default:
-            return MCPToolCall.error("Unknown tool \(name).")
+            return .result(MCPToolCall.error("Unknown tool \(name)."))
         }
-    }
-
-    // MARK: Writing
-
-    private func send(result: JSON, id: JSON, era: Era = .legacy("2025-11-25")) {
-        var result = result
-        if era == .modern {
-            result = result.setting("resultType", .string("complete"))
-            let meta = (result["_meta"] ?? .object([])).setting(Self.metaServerInfo, Self.serverInfo)
-            result = result.setting("_meta", meta)
-        }
-        write(.object([.init("jsonrpc", .string("2.0")), .init("id", id), .init("result", result)]))
-    }
-
-    private func send(error code: Int, _ message: String, id: JSON, data: JSON? = nil) {
-        var error: [JSON.Member] = [.init("code", .number(String(code))), .init("message", .string(message))]
-        if let data { error.append(.init("data", data)) }
-        write(.object([.init("jsonrpc", .string("2.0")), .init("id", id), .init("error", .object(error))]))
     }
 
     /// One message, one line (compact JSON escapes every newline).

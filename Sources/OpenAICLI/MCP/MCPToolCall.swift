@@ -17,23 +17,20 @@ struct MCPToolCall {
     /// The tool's result: `content` (text, or an embedded resource for bytes), `structuredContent`
     /// for a JSON object reply, `isError` for an API error, arguments that do not fit the schema, or a
     /// result over the size budget.
-    func run(_ arguments: JSON, validator: SchemaValidator, schema: JSON) async -> JSON {
+    func run(_ arguments: JSON, validator: SchemaValidator, schema: JSON) async -> ToolResult {
         let problems = validator.errors(arguments, against: schema)
-        guard problems.isEmpty else {
-            return Self.error(
-                "The arguments do not match the tool's input schema:\n- " + problems.joined(separator: "\n- "))
-        }
+        guard problems.isEmpty else { return .invalidArguments(problems) }
         do {
             let input = try RequestInput(operation: operation, arguments: arguments, fileFolders: options.fileFolders)
-            return try await send(input)
+            return .result(try await send(input))
         } catch let error as OpenAIError {
-            return Self.apiError(error)
+            return .result(Self.apiError(error))
         } catch CLIError.usage(let message, _) {
-            return Self.error(message)
+            return .result(Self.error(message))
         } catch CLIError.failure(let message) {
-            return Self.error(message)
+            return .result(Self.error(message))
         } catch {
-            return Self.error(Redaction.text("\(error)"))
+            return .result(Self.error(Redaction.text("\(error)")))
         }
     }
 

@@ -71,7 +71,7 @@ final class MCPLimitsTests: XCTestCase {
     func testABurstOfCallsRunsAtMostTheBoundAtOnceAndEveryOneIsAnswered() async throws {
         let transport = SlowTransport(delay: 0.15)
         let (server, output) = try server(transport, maxConcurrentCalls: 3)
-        for id in 1...12 { await server.handle(Self.call(id: id)) }
+        for id in 1...12 { server.handle(Self.call(id: id)) }
         try await waitFor(12, in: output)
         let responses = Self.responses(output)
         XCTAssertEqual(Set(responses.map(\.id)), Set((1...12).map(String.init)), output.capturedText.output)
@@ -98,7 +98,7 @@ final class MCPLimitsTests: XCTestCase {
         XCTAssertEqual(server.maxHeldArgumentBytes, 262_144)
         let model = String(repeating: "m", count: 60_000)
         for id in 1...5 {
-            await server.handle(
+            server.handle(
                 #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"models_retrieve","arguments":{"model":"\#(model)"}}}"#
             )
         }
@@ -115,8 +115,8 @@ final class MCPLimitsTests: XCTestCase {
     func testAnIdStillInFlightIsRefusedAndTheFirstCallStillAnswers() async throws {
         let transport = SlowTransport(delay: 0.3)
         let (server, output) = try server(transport)
-        await server.handle(Self.call(id: 7))
-        await server.handle(Self.call(id: 7))
+        server.handle(Self.call(id: 7))
+        server.handle(Self.call(id: 7))
         try await waitFor(2, in: output)
         let all = Self.responses(output)
         XCTAssertEqual(all.count, 2, output.capturedText.output)
@@ -129,7 +129,7 @@ final class MCPLimitsTests: XCTestCase {
         XCTAssertNotNil(all.last?.message["result"], "the first call is answered")
         XCTAssertEqual(transport.counts.total, 1, "the second was not sent")
         // Once it is over, the id may be used again.
-        await server.handle(Self.call(id: 7))
+        server.handle(Self.call(id: 7))
         try await waitFor(3, in: output)
         XCTAssertNotNil(Self.responses(output).last?.message["result"])
     }
