@@ -80,9 +80,12 @@ let package = Package(
         // YAML values and bodies are read with libyaml through the YAML module it shares with the generator.
         .target(
             name: "OpenAICLI",
-            dependencies: ["OpenAIRuntime", "OpenAICLICatalogue", "OpenAIYAML"],
+            dependencies: ["OpenAIRuntime", "OpenAICLICatalogue", "OpenAIYAML", "OpenAICommandLine"],
             path: "Sources/OpenAICLI"
         ),
+        // The grammar of flags the three executables share (`openai`, `openai mcp`, `openai-generator`):
+        // `--x y`, `--x=y`, repeats, `--`, did-you-mean. Each keeps its own table of flags.
+        .target(name: "OpenAICommandLine", path: "Sources/OpenAICommandLine"),
         // The module is `openai_cli`, not `openai`: a module differing from `OpenAI` only in case
         // would collide on a case-insensitive file system.
         .executableTarget(name: "openai-cli", dependencies: ["OpenAICLI"], path: "Sources/openai-cli"),
@@ -114,7 +117,7 @@ let package = Package(
         // The commands (generate, check, diff) on one argument parser, each returning its outcome.
         .target(
             name: "OpenAIGeneratorCLI",
-            dependencies: ["OpenAIGeneratorCore", "OpenAIGeneratorOpenAPI"],
+            dependencies: ["OpenAIGeneratorCore", "OpenAIGeneratorOpenAPI", "OpenAICommandLine"],
             path: "Generator/CLI"
         ),
         .executableTarget(name: "openai-generator", dependencies: ["OpenAIGeneratorCLI"], path: "Generator/Main"),
@@ -143,6 +146,7 @@ let package = Package(
             name: "OpenAISDKTests",
             dependencies: [
                 "OpenAI", "OpenAIRuntime", "OpenAIAdmin", "OpenAIYAML", "OpenAISDKTestSupport", "OpenAICLI",
+                "OpenAICommandLine",
             ],
             path: "Tests/OpenAISDKTests"
         ),

@@ -1,3 +1,5 @@
+import OpenAICommandLine
+
 /// A command-line mistake: an unknown option, a missing value, a value out of range.
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, naming the option.
@@ -11,12 +13,14 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The words of one command split into positional words, options with a value (`--spec PATH`,
-/// repeatable) and flags (`--force`): the one argument parser of every command.
+/// The words of one command split into positional words, options with a value (`--spec PATH` or
+/// `--spec=PATH`, repeatable) and flags (`--force`): the one argument parser of every command, on
+/// the grammar the project's executables share (``FlagScanner``).
 ///
-/// Words are read left to right; a word starting with `--` is an option, any other is positional;
-/// `-h` and `--help` are always flags. An option it was not told about, or a valued option at the
-/// end of the words, is a ``UsageError``.
+/// Words are read left to right; a word starting with `--` is an option, any other is positional,
+/// and every word after `--` is positional; `-h` and `--help` are always flags. An option it was
+/// not told about (with the closest known one suggested), a flag given a value, or a valued option
+/// without one is a ``UsageError``.
 public struct CommandArguments: Sendable {
     /// The words that are not options, in order.
     public private(set) var positional: [String] = []
@@ -30,19 +34,31 @@ public struct CommandArguments: Sendable {
     ///   - words: The command-line words after the command's name.
     ///   - valued: The options that take a value (`"--spec"`).
     ///   - flags: The options that take none (`"--force"`).
-    /// - Throws: ``UsageError`` for an unknown option or a missing value.
+    /// - Throws: ``UsageError`` for an unknown option, a flag given a value, or a missing value.
     public init(_ words: [String], valued: Set<String>, flags: Set<String> = []) throws(UsageError) {
-        var remaining = words[...]
-        while let word = remaining.popFirst() {
-            if word == "-h" || word == "--help" || flags.contains(word) {
-                self.flags.insert(word == "-h" ? "--help" : word)
-            } else if valued.contains(word) {
-                guard let value = remaining.popFirst() else { throw UsageError("missing value for \(word)") }
-                values[word, default: []].append(value)
-            } else if word.hasPrefix("--") {
-                throw UsageError("unknown option \(word)")
-            } else {
+        var scanner = FlagScanner(words)
+        while let token = scanner.next() {
+            switch token {
+            case .help:
+                self.flags.insert("--help")
+            case .positional(let word):
                 positional.append(word)
+            case .flag(let name, let inline):
+                let option = "--" + name
+                if flags.contains(option) || option == "--help" {
+                    guard inline == nil else { throw UsageError("\(option) takes no value") }
+                    self.flags.insert(option)
+                } else if valued.contains(option) {
+                    // A value may start with `--` (a path): the option's next word is its value.
+                    guard let value = scanner.value(inline: inline, isFlag: { _ in false }) else {
+                        throw UsageError("missing value for \(option)")
+                    }
+                    values[option, default: []].append(value)
+                } else {
+                    let known = valued.union(flags).map { String($0.dropFirst(2)) } + ["help"]
+                    throw UsageError(
+                        "unknown option \(option)" + Suggestion.didYouMean(name, among: known, prefix: "--"))
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICommandLine
 
 /// How replies are printed (`--format`).
 package enum OutputFormat: String, CaseIterable, Sendable {
@@ -121,45 +122,36 @@ package enum Invocation: Sendable {
         var values: [String: [String]] = [:]
         var nestedValues: [(flag: String, word: String)] = []
         var operation: APIOperation?
-        var index = 0
+        var scanner = FlagScanner(words)
 
         func value(for name: String, inline: String?) throws -> String {
-            if let inline { return inline }
-            index += 1
             // A flag's value may start with `--` (`--input "--help me"`), but not be another flag.
-            guard index < words.count, !Self.isFlag(words[index], operation: operation) else {
+            guard let value = scanner.value(inline: inline, isFlag: { Self.isFlag($0, operation: operation) }) else {
                 throw CLIError.usage("--\(name) needs a value", usage: operation.map(Help.usage))
             }
-            return words[index]
+            return value
         }
 
         // `--stream`, `--stream=false`, or `--stream false`: a command takes no other word.
         func switchValue(for name: String, inline: String?) throws -> String {
-            var inline = inline
-            if inline == nil, index + 1 < words.count, !words[index + 1].hasPrefix("--") {
-                index += 1
-                inline = words[index]
-            }
-            if let inline, inline != "true", inline != "false" {
+            let given = scanner.optionalValue(inline: inline, accepting: { !$0.hasPrefix("--") })
+            if let given, given != "true", given != "false" {
                 throw CLIError.usage(
-                    "--\(name) takes true or false (or nothing, for true), not `\(inline)`",
+                    "--\(name) takes true or false (or nothing, for true), not `\(given)`",
                     usage: operation.map(Help.usage))
             }
-            return inline ?? "true"
+            return given ?? "true"
         }
 
-        while index < words.count {
-            let word = words[index]
-            defer { index += 1 }
-            if word == "-h" || word == "--help" {
+        while let token = scanner.next() {
+            let name: String
+            let inline: String?
+            switch token {
+            case .help:
                 wantsHelp = true
                 continue
-            }
-            // `--version` is a flag of its own on a few commands (`skills:versions retrieve`).
-            if word == "-v" || (word == "--version" && operation?.flags.contains { $0.flag == "version" } != true) {
-                return .version
-            }
-            guard word.hasPrefix("--"), word.count > 2 else {
+            case .positional(let word):
+                if word == "-v" && !scanner.flagsEnded { return .version }
                 guard operation == nil else {
                     throw CLIError.usage(
                         "\(positional.joined(separator: " ")) takes no argument `\(word)`: give values as flags",
@@ -170,12 +162,12 @@ package enum Invocation: Sendable {
                     operation = try resolve(positional[0], positional[1], catalogue: catalogue)
                 }
                 continue
+            case .flag(let flag, let value):
+                (name, inline) = (flag, value)
             }
-            var name = String(word.dropFirst(2))
-            var inline: String?
-            if let equals = name.firstIndex(of: "=") {
-                inline = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
+            // `--version` is a flag of its own on a few commands (`skills:versions retrieve`).
+            if name == "version", inline == nil, operation?.flags.contains(where: { $0.flag == "version" }) != true {
+                return .version
             }
             // A command's own flag wins over a global one of the same name.
             if let operation, let nested = try NestedFlag.resolve(name, operation: operation, schemas: .shared) {
@@ -323,38 +315,5 @@ package enum Invocation: Sendable {
         throw CLIError.usage(
             "`\(resource)` has no method `\(method)`" + Suggestion.didYouMean(method, among: methods.map(\.name)),
             usage: Help.resource(resource, catalogue: catalogue))
-    }
-}
-
-/// "Did you mean" suggestions by edit distance.
-package enum Suggestion {
-    /// ` (did you mean `x`?)` for the closest of `candidates` to `word`, or the empty string when none is close
-    /// (more than a third of the longer word differs).
-    package static func didYouMean(_ word: String, among candidates: [String], prefix: String = "") -> String {
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) else { return "" }
-        let limit = max(2, max(word.count, best.0.count) / 3)
-        if best.1 <= limit || (best.0.hasPrefix(word) && word.count >= 3) {
-            return "; did you mean `\(prefix)\(best.0)`?"
-        }
-        return ""
-    }
-
-    /// The Levenshtein distance of two strings, by characters.
-    package static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

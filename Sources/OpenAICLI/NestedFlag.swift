@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICommandLine
 
 /// A dotted flag, the official CLI's inner flags at any depth: `--reasoning.effort low` sets
 /// `effort` inside the body's `reasoning`, `--tool-resources.code-interpreter.file-ids a` a

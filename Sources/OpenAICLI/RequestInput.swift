@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICommandLine
 import OpenAIRuntime
 
 /// What a command line gives an operation's request, each flag's words read by its shape and

@@ -212,6 +212,22 @@ final class GeneratorCLITests: XCTestCase {
             XCTAssertEqual(error as? UsageError, UsageError("unknown option --strict"))
         }
         XCTAssertThrowsError(try parsed.integer("--severity", atLeast: 1, default: 0))
+        // The executables' shared grammar (FlagScanner): `--x=y`, a value that starts with `--`,
+        // `--` ending the options, a flag given a value, a suggestion for a near miss.
+        let grammar = try CommandArguments(
+            ["--format=json", "--spec", "--odd-name.yaml", "--", "--force", "-h"], valued: ["--format", "--spec"],
+            flags: ["--force"])
+        XCTAssertEqual(grammar.value("--format"), "json")
+        XCTAssertEqual(grammar.value("--spec"), "--odd-name.yaml")
+        XCTAssertEqual(grammar.positional, ["--force", "-h"])
+        XCTAssertFalse(grammar.has("--force"))
+        XCTAssertFalse(grammar.wantsHelp)
+        XCTAssertThrowsError(try CommandArguments(["--force=yes"], valued: [], flags: ["--force"])) { error in
+            XCTAssertEqual(error as? UsageError, UsageError("--force takes no value"))
+        }
+        XCTAssertThrowsError(try CommandArguments(["--sepc", "x"], valued: ["--spec"])) { error in
+            XCTAssertEqual(error as? UsageError, UsageError("unknown option --sepc; did you mean `--spec`?"))
+        }
     }
 
     func testTheExecutableWritesTheOutcomesStreamsAndExitsWithItsStatus() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICommandLine
 
 /// What `openai mcp` serves and how (its command line).
 package struct MCPOptions: Sendable {
@@ -62,26 +63,24 @@ package struct MCPOptions: Sendable {
     /// - Throws: ``CLIError/usage(_:usage:)`` for an unknown flag or a bad value.
     package static func parse(_ words: [String]) throws -> MCPOptions {
         var options = MCPOptions()
-        var index = 0
+        var scanner = FlagScanner(words)
         func value(_ name: String, _ inline: String?) throws -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < words.count, !words[index].hasPrefix("--") else {
+            guard let value = scanner.value(inline: inline) else {
                 throw CLIError.usage("--\(name) needs a value", usage: usage)
             }
-            return words[index]
+            return value
         }
-        while index < words.count {
-            let word = words[index] == "-h" ? "--help" : words[index]
-            defer { index += 1 }
-            guard word.hasPrefix("--") else {
+        while let token = scanner.next() {
+            let name: String
+            let inline: String?
+            switch token {
+            case .help:
+                options.help = true
+                continue
+            case .positional(let word):
                 throw CLIError.usage("openai mcp takes no argument `\(word)`", usage: usage)
-            }
-            var name = String(word.dropFirst(2))
-            var inline: String?
-            if let equals = name.firstIndex(of: "=") {
-                inline = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
+            case .flag(let flag, let value):
+                (name, inline) = (flag, value)
             }
             switch name {
             case "tools":
