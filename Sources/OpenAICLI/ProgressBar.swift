@@ -1,15 +1,14 @@
 import Foundation
+import OpenAIRuntime
 
 /// A progress bar on standard error (`upload [=====     ] 50% 1.2 MB / 2.4 MB`), redrawn at most ten
 /// times a second, drawn only when standard error is a terminal.
 ///
-/// `@unchecked Sendable`: `lastDraw` and `drawn` are read and written under `lock`.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let terminal: Terminal
     private let label: String
-    private let lock = NSLock()
-    private var lastDraw = ContinuousClock.now - .seconds(1)
-    private var drawn = false
+    /// When the bar was last drawn, and whether it ever was.
+    private let state = Locked((lastDraw: ContinuousClock.now - .seconds(1), drawn: false))
 
     init(terminal: Terminal, label: String) {
         self.terminal = terminal
@@ -21,14 +20,12 @@ final class ProgressBar: @unchecked Sendable {
         guard terminal.errorIsTerminal else { return }
         let now = ContinuousClock.now
         let finished = total.map { done >= $0 } ?? false
-        lock.lock()
-        guard finished || now - lastDraw >= .milliseconds(100) else {
-            lock.unlock()
-            return
+        let draws = state.withLock { state in
+            guard finished || now - state.lastDraw >= .milliseconds(100) else { return false }
+            state = (now, true)
+            return true
         }
-        lastDraw = now
-        drawn = true
-        lock.unlock()
+        guard draws else { return }
         terminal.errorRaw(Self.text(label: label, done: done, total: total))
     }
 
@@ -44,10 +41,7 @@ final class ProgressBar: @unchecked Sendable {
 
     /// Ends the bar's line, when one was drawn.
     func end() {
-        lock.lock()
-        let wasDrawn = drawn
-        lock.unlock()
-        if wasDrawn { terminal.errorRaw("\n") }
+        if state.withLock({ $0.drawn }) { terminal.errorRaw("\n") }
     }
 
     /// `1.2 MB`, `512 B`: decimal units.

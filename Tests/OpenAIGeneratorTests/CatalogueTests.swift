@@ -159,10 +159,10 @@ final class CatalogueTests: XCTestCase {
     }
 
     func testKebabCase() {
-        XCTAssertEqual(CatalogueRenderer.kebab("vectorStores"), "vector-stores")
-        XCTAssertEqual(CatalogueRenderer.kebab("vector_store_id"), "vector-store-id")
-        XCTAssertEqual(CatalogueRenderer.kebab("include[]"), "include")
-        XCTAssertEqual(CatalogueRenderer.kebab("retrieveContent"), "retrieve-content")
-        XCTAssertEqual(CatalogueRenderer.kebab("OpenAI-Beta"), "openai-beta")
+        XCTAssertEqual(CommandNaming.kebab("vectorStores"), "vector-stores")
+        XCTAssertEqual(CommandNaming.kebab("vector_store_id"), "vector-store-id")
+        XCTAssertEqual(CommandNaming.kebab("include[]"), "include")
+        XCTAssertEqual(CommandNaming.kebab("retrieveContent"), "retrieve-content")
+        XCTAssertEqual(CommandNaming.kebab("OpenAI-Beta"), "openai-beta")
     }
 }

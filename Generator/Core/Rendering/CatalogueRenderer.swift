@@ -72,9 +72,9 @@ enum CatalogueRenderer {
             }
         }
         for operation in model.operations where commands[operation.operationID] == nil {
-            var command = derivedCommand(operation)
+            var command = CommandNaming.derivedCommand(operation)
             if !taken.insert(command).inserted {
-                command = command.prefix { $0 != " " } + " " + kebab(operation.operationID)
+                command = command.prefix { $0 != " " } + " " + CommandNaming.kebab(operation.operationID)
                 taken.insert(command)
             }
             commands[operation.operationID] = command
@@ -144,48 +144,15 @@ enum CatalogueRenderer {
 
     /// The flags of `operation` that are named twice, or like one of ``commandFlags``.
     static func takenFlags(_ operation: OperationDecl, declarations: [String: Declaration]) -> [String] {
-        var names = operation.parameters.map { kebab($0.wireName) }
+        var names = operation.parameters.map { CommandNaming.kebab($0.wireName) }
         switch operation.bodies.first {
         case .json(let type)?, .multipart(let type)?:
-            names += (structure(type, in: declarations)?.properties ?? []).map { kebab($0.wireName) }
+            names += (structure(type, in: declarations)?.properties ?? []).map { CommandNaming.kebab($0.wireName) }
         case .text?, nil:
             break
         }
         var seen: Set<String> = []
         return names.filter { !seen.insert($0).inserted || commandFlags.contains($0) }
-    }
-
-    /// The command line of an operation the official CLI has no name for: its SDK resource chain
-    /// and method in kebab case (`vector-stores:files list`), under `admin:` for an admin-key one.
-    static func derivedCommand(_ operation: OperationDecl) -> String {
-        let resources = operation.resourcePath.map(kebab)
-        let prefix = operation.adminAuthentication && resources.first != "admin" ? ["admin"] : []
-        return (prefix + resources).joined(separator: ":") + " " + kebab(operation.methodName)
-    }
-
-    /// `vectorStoreID` → `vector-store-id`, `file_id` → `file-id`, `include[]` → `include`; a name
-    /// already split by hyphens (a header's, `OpenAI-Beta`) lowercased.
-    static func kebab(_ name: String) -> String {
-        if name.contains("-") { return name.lowercased().replacingOccurrences(of: "_", with: "-") }
-        var result = ""
-        var previous: Character? = nil
-        let characters = Array(name.replacingOccurrences(of: "[]", with: ""))
-        for (index, character) in characters.enumerated() {
-            if character == "_" || character == " " || character == "." {
-                if !result.isEmpty && result.last != "-" { result.append("-") }
-            } else if character.isUppercase {
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let startsWord =
-                    previous.map { $0.isLowercase || $0.isNumber || ($0.isUppercase && next?.isLowercase == true) }
-                    ?? false
-                if startsWord && result.last != "-" { result.append("-") }
-                result.append(Character(character.lowercased()))
-            } else {
-                result.append(character)
-            }
-            previous = character
-        }
-        return result
     }
 
     /// One operation's catalogue object.
@@ -209,7 +176,7 @@ enum CatalogueRenderer {
             object["parameters"] = operation.parameters.map { parameter -> [String: Any] in
                 var entry: [String: Any] = [
                     "name": parameter.wireName, "in": parameter.location.rawValue,
-                    "flag": CatalogueRenderer.kebab(parameter.wireName), "required": parameter.required,
+                    "flag": CommandNaming.kebab(parameter.wireName), "required": parameter.required,
                     "schema": schema(parameter.type),
                 ]
                 if let description = firstParagraph(parameter.documentation) {
@@ -259,7 +226,7 @@ enum CatalogueRenderer {
             guard let structure = structure(type) else { return [] }
             return structure.properties.filter { $0.constant == nil || $0.required }.map { property in
                 var entry: [String: Any] = [
-                    "name": property.wireName, "flag": CatalogueRenderer.kebab(property.wireName),
+                    "name": property.wireName, "flag": CommandNaming.kebab(property.wireName),
                     "required": property.required, "schema": schema(property.type),
                 ]
                 if property.nullable { entry["nullable"] = true }

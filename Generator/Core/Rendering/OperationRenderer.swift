@@ -2,46 +2,20 @@
 struct OperationRenderer {
     let access: String
 
-    /// Label, type and default of each method parameter, in call order: path parameters, the
-    /// body, query and header parameters, options.
-    func signature(
-        _ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo? = nil, bodyLabel: String = "_"
-    ) -> [String] {
-        var parts: [String] = []
-        for parameter in operation.parameters where parameter.location == .path {
-            parts.append("\(parameter.name): \(parameter.type.swift)")
-        }
-        if let body {
-            let type: String =
-                switch body {
-                case .json(let type), .multipart(let type): type.swift
-                case .text: "Swift.String"
-                }
-            parts.append(
-                operation.bodyRequired || streaming != nil
-                    ? "\(bodyLabel) body: \(type)" : "\(bodyLabel) body: \(type)? = nil")
-        }
-        for parameter in Self.otherParameters(operation) where parameter.wireName != streaming?.queryFlag {
-            parts.append(
-                parameter.required
-                    ? "\(parameter.name): \(parameter.type.swift)" : "\(parameter.name): \(parameter.type.swift)? = nil"
-            )
-        }
-        parts.append("options: RequestOptions = RequestOptions()")
-        return parts
-    }
-
     /// How a reader calls the operation's main method: `client.chat.completions.create(_:)`.
     func callSpelling(_ operation: OperationDecl) -> String {
         let body = operation.bodies.first { if case .json = $0 { true } else { false } } ?? operation.bodies.first
-        let labels = Self.labels(of: signature(operation, body: body).dropLast()).map { $0 + ":" }
+        let labels = operation.signature(body: body).parameters.dropLast().map { $0.label + ":" }
         return "client." + (operation.resourcePath + [Naming.escaped(operation.methodName)]).joined(separator: ".")
             + "(" + labels.joined() + ")"
     }
 
-    /// The argument label of each `signature` part: `vectorStoreID`, `_`, `options`.
-    static func labels(of parts: some Sequence<String>) -> [String] {
-        parts.map { String($0.prefix { $0 != ":" && $0 != " " }) }
+    /// Prints `func name(` and the parameters of `signature`, one per line.
+    private func declare(_ name: String, _ signature: MethodSignature, into printer: inout CodePrinter) {
+        printer.line("\(access) func \(name)(")
+        for (index, parameter) in signature.parameters.enumerated() {
+            printer.line("    \(parameter.declaration)\(index == signature.parameters.count - 1 ? "" : ",")")
+        }
     }
 
     /// `- Parameters:` lines for `parameters`: the first line of each one's description.
@@ -49,13 +23,6 @@ struct OperationRenderer {
         parameters.map { parameter in
             "  - \(Naming.unescaped(parameter.name)): \(parameter.summary)"
         }
-    }
-
-    /// Query and header parameters: required ones first, then those with a default, each group
-    /// in spec order.
-    static func otherParameters(_ operation: OperationDecl) -> [OperationParameter] {
-        let others = operation.parameters.filter { $0.location != .path }
-        return others.filter(\.required) + others.filter { !$0.required }
     }
 
     func returnType(_ operation: OperationDecl) -> String? {
@@ -108,7 +75,7 @@ struct OperationRenderer {
                 }
             docs.append("  - body: \(what)")
         }
-        docs += Self.parameterDocs(Self.otherParameters(operation))
+        docs += Self.parameterDocs(operation.queryAndHeaderParameters)
         docs.append("  - options: Per-request headers, query items, timeout, retries and idempotency key.")
         switch operation.response {
         case .json(let type): docs.append("- Returns: The decoded `\(type.swift)` reply.")
@@ -126,12 +93,8 @@ struct OperationRenderer {
         }
         printer.documentation(operation.methodSummary, remark: operation.documentation.remark, extra: docs)
         if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
-        let parameters = signature(operation, body: body, bodyLabel: bodyLabel)
         let result = returnType(operation).map { " -> \($0)" } ?? ""
-        printer.line("\(access) func \(Naming.escaped(operation.methodName))(")
-        for (index, parameter) in parameters.enumerated() {
-            printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
-        }
+        declare(Naming.escaped(operation.methodName), operation.signature(body: body, bodyLabel: bodyLabel), into: &printer)
         printer.block(") async throws\(result)") { method in
             buildRequest(operation, body: body, streaming: nil, into: &method)
             switch operation.response {
@@ -167,13 +130,12 @@ struct OperationRenderer {
     func renderPages(
         _ operation: OperationDecl, page: TypeRef, cursor: OperationParameter, into printer: inout CodePrinter
     ) {
-        let parameters = signature(operation, body: nil)
-        let labels = Self.labels(of: parameters)
-        let listMethod = "``\(Naming.escaped(operation.methodName))(\(labels.map { $0 + ":" }.joined()))``"
+        let signature = operation.signature(body: nil)
+        let listMethod = "``\(Naming.escaped(operation.methodName))(\(signature.selector))``"
         var docs: [String] =
             ["- Parameters:"]
             + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
-            + Self.parameterDocs(Self.otherParameters(operation)).map { line in
+            + Self.parameterDocs(operation.queryAndHeaderParameters).map { line in
                 line.hasPrefix("  - \(Naming.unescaped(cursor.name)):")
                     ? "  - \(Naming.unescaped(cursor.name)): The cursor of the first page; `nil` starts at the beginning."
                     : line
@@ -190,11 +152,8 @@ struct OperationRenderer {
             "Every page of \(listMethod), each fetched with the previous page's cursor as `\(cursor.wireName)`.",
             remark: operation.documentation.remark, extra: docs)
         if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
-        printer.line("\(access) func \(operation.methodName)Pages(")
-        for (index, parameter) in parameters.enumerated() {
-            printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
-        }
-        let arguments = labels.map { "\($0): \($0)" }
+        declare(operation.methodName + "Pages", signature, into: &printer)
+        let arguments = signature.parameters.map { "\($0.label): \($0.name)" }
         let call = "try await self.\(Naming.escaped(operation.methodName))("
         printer.block(") -> CursorPages<\(page.swift)>") { method in
             method.line("client.pages(startingAfter: \(cursor.name)) { \(cursor.name) in")
@@ -218,7 +177,7 @@ struct OperationRenderer {
         var docs: [String] =
             ["- Parameters:"] + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
         if body != nil { docs.append("  - body: The request body.") }
-        docs += Self.parameterDocs(Self.otherParameters(operation))
+        docs += Self.parameterDocs(operation.queryAndHeaderParameters)
         docs.append("  - destination: The file URL to write the body to; an existing file is replaced.")
         docs.append("  - options: Per-request headers, query items, timeout, retries and idempotency key.")
         docs.append("- Returns: The file, the number of bytes written and the reply head.")
@@ -227,12 +186,11 @@ struct OperationRenderer {
         )
         printer.documentation(operation.downloadSummary, remark: operation.documentation.remark, extra: docs)
         if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
-        var parameters = signature(operation, body: body, bodyLabel: bodyLabel)
-        parameters.insert("to destination: Foundation.URL", at: parameters.count - 1)
-        printer.line("\(access) func \(Naming.escaped(operation.methodName))(")
-        for (index, parameter) in parameters.enumerated() {
-            printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
-        }
+        var signature = operation.signature(body: body, bodyLabel: bodyLabel)
+        signature.parameters.insert(
+            MethodSignature.Parameter(label: "to", localName: "destination", type: "Foundation.URL"),
+            at: signature.parameters.count - 1)
+        declare(Naming.escaped(operation.methodName), signature, into: &printer)
         printer.block(") async throws -> DownloadResult") { method in
             buildRequest(operation, body: body, streaming: nil, into: &method)
             method.line("request.accept = \(operation.acceptTypes.joined(separator: ", ").swiftLiteral)")
@@ -244,8 +202,7 @@ struct OperationRenderer {
     func streamLabels(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, bodyLabel: String)
         -> String
     {
-        Self.labels(of: signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)).map { $0 + ":" }
-            .joined()
+        operation.signature(body: body, streaming: streaming, bodyLabel: bodyLabel).selector
     }
 
     /// The streaming variant: `createStream(...)` returning the typed events.
@@ -260,7 +217,7 @@ struct OperationRenderer {
                 "  - body: The request body; the method asks for a stream itself (\((Self.assignments(streaming, body: body).map { "`\($0)`" }).joined(separator: ", ")))."
             )
         }
-        docs += Self.parameterDocs(Self.otherParameters(operation).filter { $0.wireName != streaming.queryFlag })
+        docs += Self.parameterDocs(operation.queryAndHeaderParameters.filter { $0.wireName != streaming.queryFlag })
         docs.append("  - options: Per-request headers, query items, timeout and retries.")
         docs.append(
             "- Returns: The events, `\(streaming.eventType.swift)`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`."
@@ -270,11 +227,9 @@ struct OperationRenderer {
         )
         printer.documentation(operation.streamSummary, remark: operation.documentation.remark, extra: docs)
         if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
-        let parameters = signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)
-        printer.line("\(access) func \(operation.methodName)Stream(")
-        for (index, parameter) in parameters.enumerated() {
-            printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
-        }
+        declare(
+            operation.methodName + "Stream",
+            operation.signature(body: body, streaming: streaming, bodyLabel: bodyLabel), into: &printer)
         printer.block(") throws -> OpenAIStream<\(streaming.eventType.swift)>") { method in
             buildRequest(operation, body: body, streaming: streaming, into: &method)
             let framing = streaming.framing == .eventNameAndData ? ".eventNameAndData" : ".data"

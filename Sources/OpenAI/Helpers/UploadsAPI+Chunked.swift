@@ -152,23 +152,21 @@ extension UploadsAPI {
 }
 
 /// Sums the bytes sent by the parts in flight for ``UploadsAPI/uploadFileChunked(fileURL:purpose:mimeType:filename:partSize:maxConcurrentParts:maxPartAttempts:expiresAfter:options:progress:)``.
-///
-/// `@unchecked Sendable`: `lock` guards `sent`.
-final class PartProgressTracker: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sent: [Int64]
+final class PartProgressTracker: Sendable {
+    /// The bytes each part has sent.
+    private let sent: Locked<[Int64]>
     private let total: Int64
     private let report: (@Sendable (UploadProgress) -> Void)?
 
     init(partCount: Int, total: Int64, report: (@Sendable (UploadProgress) -> Void)?) {
-        self.sent = Array(repeating: 0, count: partCount)
+        self.sent = Locked(Array(repeating: 0, count: partCount))
         self.total = total
         self.report = report
     }
 
     func update(part: Int, bytes: Int64) {
         guard let report else { return }
-        let sum: Int64 = lock.withLock {
+        let sum: Int64 = sent.withLock { sent in
             sent[part] = bytes
             return sent.reduce(0, +)
         }

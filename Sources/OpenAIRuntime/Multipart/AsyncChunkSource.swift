@@ -5,14 +5,12 @@ import Foundation
 ///
 /// At most one chunk is held at a time: the sequence is asked for the next chunk only after the
 /// reader took the previous one, so memory stays flat however long the stream.
-///
-/// `@unchecked Sendable`: `lock` guards `claimed`.
-final class AsyncChunkSource: @unchecked Sendable, Hashable {
+final class AsyncChunkSource: Sendable, Hashable {
     /// The number of bytes the sequence promises.
     let length: Int64
     private let start: @Sendable (ChunkHandoff) -> Task<Void, Never>
-    private let lock = NSLock()
-    private var claimed = false
+    /// Whether the sequence was claimed (it is read once).
+    private let claimed = Locked(false)
 
     init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, length: Int64) where Chunks.Element == Data {
         self.length = length
@@ -35,10 +33,10 @@ final class AsyncChunkSource: @unchecked Sendable, Hashable {
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` on the second call:
     ///   the stream was already sent once.
     func claim() throws -> ChunkHandoff {
-        lock.lock()
-        let already = claimed
-        claimed = true
-        lock.unlock()
+        let already = claimed.withLock { claimed in
+            defer { claimed = true }
+            return claimed
+        }
         if already {
             throw OpenAIError(
                 kind: .invalidRequest,

@@ -5,42 +5,44 @@ import Foundation
 #endif
 
 /// Whether a stream's request was sent: a stream is consumed once.
-/// `@unchecked Sendable`: `lock` guards `claimed`, `closed` and `closeConnection`.
-final class StreamConsumption: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-    private var closed = false
-    private var closeConnection: (@Sendable () -> Void)?
-    private var skipped: [SkippedStreamEvent] = []
-    private var skippedCount = 0
+final class StreamConsumption: Sendable {
+    private struct State {
+        var claimed = false
+        var closed = false
+        var closeConnection: (@Sendable () -> Void)?
+        var skipped: [SkippedStreamEvent] = []
+        var skippedCount = 0
+    }
+
+    private let state = Locked(State())
 
     /// The most skipped events kept (``OpenAIStream/maxRecordedSkippedEvents``).
     static let maxRecordedSkippedEvents = 64
 
     /// The skipped events kept.
-    var skippedEvents: [SkippedStreamEvent] { lock.withLock { skipped } }
+    var skippedEvents: [SkippedStreamEvent] { state.withLock { $0.skipped } }
 
     /// How many events were skipped.
-    var skippedEventCount: Int { lock.withLock { skippedCount } }
+    var skippedEventCount: Int { state.withLock { $0.skippedCount } }
 
     /// Counts a skipped event, and keeps it while fewer than the maximum are kept.
     func recordSkipped(_ event: SkippedStreamEvent) {
-        lock.withLock {
-            skippedCount += 1
-            if skipped.count < Self.maxRecordedSkippedEvents { skipped.append(event) }
+        state.withLock { state in
+            state.skippedCount += 1
+            if state.skipped.count < Self.maxRecordedSkippedEvents { state.skipped.append(event) }
         }
     }
 
     /// Whether ``close()`` was called.
-    var isClosed: Bool { lock.withLock { closed } }
+    var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Marks the stream closed and closes its connection, if one is open.
     func close() {
-        let connection: (@Sendable () -> Void)? = lock.withLock {
-            guard !closed else { return nil }
-            closed = true
-            defer { closeConnection = nil }
-            return closeConnection
+        let connection: (@Sendable () -> Void)? = state.withLock { state in
+            guard !state.closed else { return nil }
+            state.closed = true
+            defer { state.closeConnection = nil }
+            return state.closeConnection
         }
         connection?()
     }
@@ -49,9 +51,9 @@ final class StreamConsumption: @unchecked Sendable {
     /// it kept before; runs it at once when the stream was closed meanwhile.
     func onClose(_ connection: (@Sendable () -> Void)?) {
         guard let connection else { return }
-        let closeNow: Bool = lock.withLock {
-            if closed { return true }
-            closeConnection = connection
+        let closeNow: Bool = state.withLock { state in
+            if state.closed { return true }
+            state.closeConnection = connection
             return false
         }
         if closeNow { connection() }
@@ -59,10 +61,9 @@ final class StreamConsumption: @unchecked Sendable {
 
     /// Claims the stream; `false` when it was claimed before.
     func claim() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if claimed { return false }
-        claimed = true
-        return true
+        state.withLock { state in
+            defer { state.claimed = true }
+            return !state.claimed
+        }
     }
 }

@@ -98,19 +98,16 @@ public struct HTTPBodyStream: Sendable {
     }
 }
 
-/// Holds a one-shot `InputStream` until it is taken once.
-/// `@unchecked Sendable`: `lock` guards `stream`, which is handed out at most once.
-private final class OneShotStream: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stream: InputStream?
+/// Holds a one-shot `InputStream` until it is taken once: it is handed out at most once.
+private final class OneShotStream: Sendable {
+    private let stream: Locked<InputStream?>
 
-    init(_ stream: InputStream) { self.stream = stream }
+    init(_ stream: InputStream) { self.stream = Locked(stream) }
 
     func take() -> InputStream? {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = stream
-        stream = nil
-        return taken
+        stream.withLock { stream in
+            defer { stream = nil }
+            return stream
+        }
     }
 }
