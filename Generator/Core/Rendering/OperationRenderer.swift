@@ -94,7 +94,8 @@ struct OperationRenderer {
         printer.documentation(operation.methodSummary, remark: operation.documentation.remark, extra: docs)
         if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
         let result = returnType(operation).map { " -> \($0)" } ?? ""
-        declare(Naming.escaped(operation.methodName), operation.signature(body: body, bodyLabel: bodyLabel), into: &printer)
+        declare(
+            Naming.escaped(operation.methodName), operation.signature(body: body, bodyLabel: bodyLabel), into: &printer)
         printer.block(") async throws\(result)") { method in
             buildRequest(operation, body: body, streaming: nil, into: &method)
             switch operation.response {
