@@ -12,7 +12,8 @@
 #            file except the paths the root .swift-format-ignore lists (generated code, snapshot data).
 #   python   `ruff check` and `ruff format --check` on every *.py file, each with its closest ruff.toml
 #            (Scripts/testserver/ruff.toml, Scripts/ruff.toml; a [format] exclude there keeps files from formatting).
-#   pytest   the test server's own tests, `python -m pytest Scripts/testserver/tests` (Scripts/testserver/pytest.ini).
+#   pytest   the test server's own tests, `python -m pytest Scripts/testserver/tests` (Scripts/testserver/pytest.ini),
+#            and those of the lint checks' Python, `python -m pytest Scripts/lint/tests`.
 #            Their server runs on ../shared/spec/openapi.yaml and ../shared/fixtures beside the tree; without those
 #            these tests skip (and with CI=true the check fails).
 #   sizes    hand-written Swift files (the swift check's) at most 800 lines (STYLE.md habit 15). Generated Swift files
@@ -122,65 +123,7 @@ trap 'rm -rf "$WORK"' EXIT
 # Writes the NUL-separated lists the checks read: $WORK/hand-written (*.swift but what .swift-format-ignore lists),
 # $WORK/generated (*.swift under GENERATED_DIR) and $WORK/python (*.py). Fails on an unreadable ignore file.
 tree_files "$LINT_ROOT" >"$WORK/files"
-python3 - "$WORK" "$GENERATED_DIR" <<'PY'
-import os, re, sys
-
-work, generated_dir = sys.argv[1], sys.argv[2]
-files = sorted({p for p in open(os.path.join(work, "files"), "rb").read().decode().split("\0") if p})
-
-
-def compile_pattern(line):
-    """A .gitignore pattern (no negation) as (regex over a path, whether it matches folders only)."""
-    folder_only = line.endswith("/")
-    body = line.rstrip("/")
-    anchored = "/" in body
-    body = body.lstrip("/")
-    rx, i = "", 0
-    while i < len(body):
-        if body.startswith("**/", i):
-            rx, i = rx + "(?:.*/)?", i + 3
-        elif body.startswith("**", i):
-            rx, i = rx + ".*", i + 2
-        elif body[i] == "*":
-            rx, i = rx + "[^/]*", i + 1
-        elif body[i] == "?":
-            rx, i = rx + "[^/]", i + 1
-        else:
-            rx, i = rx + re.escape(body[i]), i + 1
-    return re.compile(("" if anchored else "(?:.*/)?") + rx), folder_only
-
-
-patterns = []
-if os.path.exists(".swift-format-ignore"):
-    for number, raw in enumerate(open(".swift-format-ignore", encoding="utf-8").read().splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("!"):
-            sys.exit(f"lint: .swift-format-ignore:{number}: negation (!) is not supported: {line}")
-        patterns.append(compile_pattern(line))
-
-
-def ignored(path):
-    parts = path.split("/")
-    candidates = [("/".join(parts[:k]), True) for k in range(1, len(parts))] + [(path, False)]
-    return any(
-        rx.fullmatch(candidate) and (is_folder or not folder_only)
-        for rx, folder_only in patterns
-        for candidate, is_folder in candidates
-    )
-
-
-swift = [p for p in files if p.endswith(".swift")]
-lists = {
-    "hand-written": [p for p in swift if not ignored(p)],
-    "generated": [p for p in swift if p.startswith(generated_dir + "/")],
-    "python": [p for p in files if p.endswith(".py")],
-}
-for name, paths in lists.items():
-    with open(os.path.join(work, name), "w") as out:
-        out.write("".join(p + "\0" for p in paths))
-PY
+python3 "$ROOT/Scripts/lint/file_lists.py" "$WORK" "$GENERATED_DIR"
 
 # Prints how many NUL-separated entries a list file holds.
 count_entries() { tr -cd '\0' <"$1" | wc -c | tr -d ' '; }
@@ -285,136 +228,25 @@ check_pytest() {
     echo "+ ${python#"$ROOT"/} -m pytest -q -rfEs Scripts/testserver/tests"
     "$python" -m pytest -q -rfEs Scripts/testserver/tests 2>&1 | tee "$WORK/pytest.out"
     status="${PIPESTATUS[0]}"
+    # The lint checks' own Python (Scripts/lint/*.py), from this script's tree.
+    echo "+ ${python#"$ROOT"/} -m pytest -q -rfEs -p no:cacheprovider Scripts/lint/tests"
+    "$python" -m pytest -q -rfEs -p no:cacheprovider "$ROOT/Scripts/lint/tests" 2>&1 | tee "$WORK/pytest-lint.out"
+    local lint_status="${PIPESTATUS[0]}"
     # pytest's last line: "50 passed in 8.58s", "1 failed, 49 passed in ...".
-    NOTE="$(tail -n 1 "$WORK/pytest.out" | sed -E 's/^=+ //; s/ =+$//; s/ in [0-9.]+s.*$//')"
-    [[ $status -eq 0 ]]
+    NOTE="test server $(tail -n 1 "$WORK/pytest.out" | sed -E 's/^=+ //; s/ =+$//; s/ in [0-9.]+s.*$//')"
+    NOTE+="; lint scripts $(tail -n 1 "$WORK/pytest-lint.out" | sed -E 's/^=+ //; s/ =+$//; s/ in [0-9.]+s.*$//')"
+    [[ $status -eq 0 && $lint_status -eq 0 ]]
 }
 
 check_sizes() {
-    python3 - "$WORK" "$HAND_WRITTEN_MAX_LINES" "$LINE_CAP_SOURCE" "$WORK/note" <<'PY'
-import os, re, sys
-
-work, limit, cap_source, note_path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-
-
-def listed(name):
-    return [p for p in open(os.path.join(work, name), "rb").read().decode().split("\0") if p]
-
-
-def line_count(path):
-    with open(path, "rb") as f:
-        return len(f.read().decode("utf-8", errors="replace").splitlines())
-
-
-findings, notes = 0, []
-hand_written = [(line_count(p), p) for p in listed("hand-written")]
-for lines, path in sorted(hand_written, reverse=True):
-    if lines > limit:
-        print(f"{path}: {lines} lines, over the {limit}-line limit for a hand-written file (STYLE.md habit 15)")
-        findings += 1
-if hand_written:
-    lines, path = max(hand_written)
-    notes.append(f"{len(hand_written)} hand-written, largest {path} {lines} lines (limit {limit})")
-
-generated = listed("generated")
-if generated:
-    try:
-        cap = int(re.search(r"(?m)^\s*public static let defaultLineCap = (\d+)\s*$", open(cap_source).read()).group(1))
-    except (OSError, AttributeError) as error:
-        print(f"lint: cannot read the generator's line cap (`static let defaultLineCap = N` in {cap_source}): {error}")
-        cap = None
-        findings += 1
-    if cap is not None:
-        print(f"generated line cap: {cap} (the default of `openai-generator generate --line-cap`, {cap_source})")
-        measured = []
-        for path in generated:
-            with open(path, "rb") as f:
-                lines = f.read().decode("utf-8", errors="replace").splitlines()
-            # The header the generator puts above the body it splits: two comment lines, then a blank line, the
-            # imports and a blank line when there are imports (Manifest.swift and OperationIndex.swift have none).
-            header = min(2, len(lines))
-            imports = header + 1
-            while imports < len(lines) and lines[imports].startswith("import "):
-                imports += 1
-            if imports > header + 1 and lines[header] == "":
-                header = imports + (1 if imports < len(lines) and lines[imports] == "" else 0)
-            body = len(lines) - header
-            measured.append((body, len(lines), path))
-            if body > cap:
-                print(f"{path}: {body} lines below its {header}-line header ({len(lines)} in all), over the"
-                      f" generator's line cap of {cap} ({cap_source})")
-                findings += 1
-        body, total, path = max(measured)
-        notes.append(f"{len(generated)} generated, largest {path} {body} + header = {total} lines (cap {cap})")
-with open(note_path, "w") as f:
-    f.write("; ".join(notes + [f"{findings} findings"]))
-sys.exit(1 if findings else 0)
-PY
+    python3 "$ROOT/Scripts/lint/sizes.py" "$WORK" "$HAND_WRITTEN_MAX_LINES" "$LINE_CAP_SOURCE" "$WORK/note"
     local status=$?
     NOTE="$(cat "$WORK/note" 2>/dev/null || true)"
     return "$status"
 }
 
 check_headers() {
-    python3 - "$WORK" "$GENERATED_DIR" "$WORK/note" <<'PY'
-import json, os, re, sys
-
-work, folder, note_path = sys.argv[1], sys.argv[2], sys.argv[3]
-generated = sorted(p for p in open(os.path.join(work, "generated"), "rb").read().decode().split("\0") if p)
-manifest_path = f"{folder}/Manifest.swift"
-findings = []
-
-
-def first_lines(path, count):
-    with open(path, "rb") as f:
-        return f.read(4096).decode("utf-8", errors="replace").split("\n")[:count]
-
-
-header, manifest_sha, listed = None, None, None
-if not os.path.isfile(manifest_path):
-    findings.append(f"{manifest_path}: missing (the generator writes it with every generation)")
-else:
-    text = open(manifest_path, encoding="utf-8", errors="replace").read()
-    header = text.split("\n")[:2]
-    if len(header) < 2 or not re.fullmatch(r"// Generated by openai-generator \S+ from the OpenAI OpenAPI spec\.",
-                                           header[0]) or "DO NOT EDIT" not in header[1]:
-        findings.append(f"{manifest_path}: does not start with the generator's header (`// Generated by"
-                        f" openai-generator VERSION ...`, then `// DO NOT EDIT...`): {header!r}")
-        header = None
-    shas = re.findall(r"(?m)^// spec-sha256: ([0-9a-f]{64})$", text)
-    listed = set(re.findall(r"(?m)^// file: (.+)$", text))
-    try:
-        locked = json.load(open("Spec/lock.json")).get("sha256")
-    except (OSError, ValueError) as error:
-        locked = None
-        findings.append(f"Spec/lock.json: unreadable: {error}")
-    if len(shas) != 1:
-        findings.append(f"{manifest_path}: {len(shas)} `// spec-sha256:` lines, expected one")
-    elif locked is not None and shas[0] != locked:
-        findings.append(f"{manifest_path}: spec-sha256 {shas[0]}, but Spec/lock.json's sha256 is {locked}"
-                        " (regenerate with Scripts/regenerate.sh)")
-    manifest_sha = shas[0] if shas else None
-
-if header is not None:
-    for path in generated:
-        if first_lines(path, 2) != header:
-            findings.append(f"{path}: does not start with the generator's header, as {manifest_path} does:"
-                            f" {header[0]!r} / {header[1]!r}")
-if listed is not None:
-    present = {p[len(folder) + 1:] for p in generated} - {"Manifest.swift"}
-    for name in sorted(present - listed):
-        findings.append(f"{folder}/{name}: not in {manifest_path} (not generated, or the manifest is stale)")
-    for name in sorted(listed - present):
-        findings.append(f"{folder}/{name}: listed in {manifest_path} but missing")
-
-for finding in findings:
-    print(finding)
-with open(note_path, "w") as f:
-    version = header[0].split()[4] if header else "?"
-    f.write(f"{len(generated)} generated files, openai-generator {version}, spec-sha256 "
-            f"{(manifest_sha or '?')[:12]}…, {len(findings)} findings")
-sys.exit(1 if findings else 0)
-PY
+    python3 "$ROOT/Scripts/lint/headers.py" "$WORK" "$GENERATED_DIR" "$WORK/note"
     local status=$?
     NOTE="$(cat "$WORK/note" 2>/dev/null || true)"
     return "$status"
@@ -436,7 +268,7 @@ describe() {
     case "$1" in
         swift) echo "swift format lint --strict (hand-written Swift)" ;;
         python) echo "ruff check and ruff format --check (Python)" ;;
-        pytest) echo "the test server's tests (pytest Scripts/testserver/tests)" ;;
+        pytest) echo "the test server's and the lint scripts' tests (pytest Scripts/testserver/tests Scripts/lint/tests)" ;;
         sizes) echo "file sizes (hand-written Swift at most $HAND_WRITTEN_MAX_LINES lines, generated at most the line cap)" ;;
         headers) echo "generated files' header; the manifest's spec hash against Spec/lock.json" ;;
         portability) echo "no Linux-only spelling outside a Linux branch (Scripts/lint/portability.py)" ;;
