@@ -19,15 +19,8 @@ package final class MCPServer: Sendable {
     let options: MCPOptions
     /// The operations served (the filters applied), in command order.
     private let operations: [APIOperation]
-    /// The tools, built on first use (an `initialize` is answered without building them).
-    private let built = Locked<Tools?>(nil)
-
-    private struct Tools: Sendable {
-        var list: [MCPTool]
-        var byName: [String: MCPTool]
-        /// Every served operation's tool, for the dynamic mode's lookups.
-        var endpoints: [String: MCPTool]
-    }
+    /// The tools, built on first use; the session asks them too.
+    private let toolSet: ToolSet
     private let client: OpenAIClient?
     private let adminClient: OpenAIClient?
     /// The operations' schemas, parsed on first use.
@@ -73,16 +66,15 @@ package final class MCPServer: Sendable {
         operations = Catalogue.shared.operations.filter {
             options.includes($0, hasAdminKey: configuration.adminAPIKey != nil)
         }.sorted { $0.command < $1.command }
-        // The session asks for the tools only when a message needs them; `self` is whole by then.
-        let tools = Locked<MCPServer?>(nil)
+        let toolSet = ToolSet(operations: operations, mode: options.mode)
+        self.toolSet = toolSet
         session = Locked(
             MCPSession(
                 tools: MCPSession.Tools(
-                    definitions: { tools.withLock { $0 }?.tools.map(\.definition) ?? [] },
-                    contains: { name in tools.withLock { $0 }?.catalogue().byName[name] != nil }),
+                    definitions: { toolSet.tools().list.map(\.definition) },
+                    contains: { toolSet.tools().byName[$0] != nil }),
                 maxConcurrentCalls: options.maxConcurrentCalls, maxHeldArgumentBytes: options.maxLineBytes * 4,
                 maxResultBytes: options.maxResultBytes, maxLineBytes: options.maxLineBytes))
-        tools.withLock { $0 = self }
     }
 
     /// How many operations are served (as tools, or through the dynamic mode's).
@@ -91,24 +83,7 @@ package final class MCPServer: Sendable {
     /// The tools served: one per operation, or the dynamic mode's three.
     package var tools: [MCPTool] { catalogue().list }
 
-    private func catalogue() -> Tools {
-        built.withLock { built in
-            if let built { return built }
-            var endpoints: [String: MCPTool] = [:]
-            var list: [MCPTool] = []
-            for operation in operations {
-                let tool = MCPTool.forOperation(operation, schemas: schemas)
-                endpoints[tool.name] = tool
-                list.append(tool)
-            }
-            if options.mode == .dynamic { list = MCPTool.dynamic }
-            let tools = Tools(
-                list: list, byName: Dictionary(list.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
-                endpoints: endpoints)
-            built = tools
-            return tools
-        }
-    }
+    private func catalogue() -> ToolSet.Tools { toolSet.tools() }
 
     // MARK: The stream
 
@@ -291,6 +266,46 @@ package final class MCPServer: Sendable {
     /// One message, one line (compact JSON escapes every newline).
     private func write(_ message: JSON) {
         try? output.line(message.compact)
+    }
+}
+
+/// The tools of one server, built on first use (an `initialize` is answered without building them).
+private final class ToolSet: Sendable {
+    struct Tools: Sendable {
+        var list: [MCPTool]
+        var byName: [String: MCPTool]
+        /// Every served operation's tool, for the dynamic mode's lookups.
+        var endpoints: [String: MCPTool]
+    }
+
+    private let operations: [APIOperation]
+    private let mode: MCPOptions.Mode
+    private let built = Locked<Tools?>(nil)
+
+    init(operations: [APIOperation], mode: MCPOptions.Mode) {
+        self.operations = operations
+        self.mode = mode
+    }
+
+    /// One tool per operation (or, in dynamic mode, the three that find, describe and call them)
+    /// and every operation's tool by name.
+    func tools() -> Tools {
+        built.withLock { built in
+            if let built { return built }
+            var endpoints: [String: MCPTool] = [:]
+            var list: [MCPTool] = []
+            for operation in operations {
+                let tool = MCPTool.forOperation(operation, schemas: .shared)
+                endpoints[tool.name] = tool
+                list.append(tool)
+            }
+            if mode == .dynamic { list = MCPTool.dynamic }
+            let tools = Tools(
+                list: list, byName: Dictionary(list.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                endpoints: endpoints)
+            built = tools
+            return tools
+        }
     }
 }
 
