@@ -1,8 +1,8 @@
 /// Component schemas that would declare the same Swift type twice, declared once.
 ///
-/// The spec repeats many schemas under a second name: 233 of its `Beta…` schemas have the shape of
-/// the schema without the prefix (`BetaResponseOutputText` and `ResponseOutputText`), once the
-/// references they hold are read as the pairs they are. Each was a full second type, compiled and
+/// The spec repeats many schemas under a second name: 218 of the locked spec's `Beta…` schemas
+/// generate the declaration of the schema without the prefix (`BetaResponseUsage` and
+/// `ResponseUsage`), once the references they hold are read as the pairs they are. Each was a full second type, compiled and
 /// documented twice. Here the second one becomes a `typealias` of the first: both names stay, a
 /// value of one is a value of the other, and each doc comment names the other.
 ///
