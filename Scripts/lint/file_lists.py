@@ -12,6 +12,12 @@ import re
 import sys
 
 
+def read_list(work, name):
+    """The paths of the NUL-separated list WORK/name."""
+    with open(os.path.join(work, name), "rb") as f:
+        return [p for p in f.read().decode().split("\0") if p]
+
+
 def compile_pattern(line):
     """A .gitignore pattern (no negation) as (regex over a path, whether it matches folders only)."""
     folder_only = line.endswith("/")
@@ -69,7 +75,7 @@ def lists(files, generated_dir, patterns):
 
 def main(argv):
     work, generated_dir = argv[0], argv[1]
-    files = sorted({p for p in open(os.path.join(work, "files"), "rb").read().decode().split("\0") if p})
+    files = sorted(set(read_list(work, "files")))
     patterns = []
     if os.path.exists(".swift-format-ignore"):
         patterns = read_patterns(open(".swift-format-ignore", encoding="utf-8").read())

@@ -6,13 +6,10 @@ Reads the lists file_lists.py wrote in WORK; prints one line per finding; writes
 summary to NOTE; exits 1 when there is a finding.
 """
 
-import os
 import re
 import sys
 
-
-def listed(work, name):
-    return [p for p in open(os.path.join(work, name), "rb").read().decode().split("\0") if p]
+from file_lists import read_list
 
 
 def line_count(path):
@@ -42,7 +39,7 @@ def line_cap(cap_source):
 def main(argv):
     work, limit, cap_source, note_path = argv[0], int(argv[1]), argv[2], argv[3]
     findings, notes = 0, []
-    hand_written = [(line_count(p), p) for p in listed(work, "hand-written")]
+    hand_written = [(line_count(p), p) for p in read_list(work, "hand-written")]
     for lines, path in sorted(hand_written, reverse=True):
         if lines > limit:
             print(f"{path}: {lines} lines, over the {limit}-line limit for a hand-written file (STYLE.md habit 15)")
@@ -51,7 +48,7 @@ def main(argv):
         lines, path = max(hand_written)
         notes.append(f"{len(hand_written)} hand-written, largest {path} {lines} lines (limit {limit})")
 
-    generated = listed(work, "generated")
+    generated = read_list(work, "generated")
     if generated:
         try:
             cap = line_cap(cap_source)

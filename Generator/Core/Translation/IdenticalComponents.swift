@@ -42,11 +42,11 @@ enum IdenticalComponents {
         return declarations.map { top in
             var top = top
             let name = top.declaration.name
-            guard top.resourceType == nil, top.schemaName != nil else { return top }
+            guard top.resourceType == nil, let schemaName = top.schemaName else { return top }
             if let target = targets[name] {
                 var documentation = top.declaration.documentation
                 documentation.notes.append(
-                    "The same type as ``\(target)``: the spec's `\(top.schemaName ?? name)` schema has its shape (descriptions aside)."
+                    "The same type as ``\(target)``: the spec's `\(schemaName)` schema has its shape (descriptions aside)."
                 )
                 top.declaration = .alias(AliasDecl(name: name, documentation: documentation, target: .named(target)))
             } else if let aliases = aliasesOf[name] {

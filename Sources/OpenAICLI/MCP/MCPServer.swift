@@ -29,16 +29,12 @@ package final class MCPServer: Sendable {
     /// The protocol's state; every message goes through it under this lock, in order.
     private let session: Locked<MCPSession>
     /// The tasks of the calls in flight, by key, each with its number (a finished call removes its
-    /// own task only, never one a later request with the same id started).
-    private let running = Locked<[String: (number: UInt64, task: Task<Void, Never>)]>([:])
-    private let callNumbers = Locked<UInt64>(0)
+    /// own task only, never one a later request with the same id started), and the last number given.
+    private let running = Locked((tasks: [String: (number: UInt64, task: Task<Void, Never>)](), last: UInt64(0)))
     /// Turns for tool calls: at most ``MCPOptions/maxConcurrentCalls`` run at once.
     private let slots: CallSlots
-    /// The most bytes of arguments the calls in flight (running and waiting) hold together: four
-    /// lines of the largest size (`--max-line-bytes`; 64 MiB by default); a call that would pass it
-    /// is refused (-32000) unless none is in flight. The count bounds many small calls, this a few
-    /// large ones.
-    package var maxHeldArgumentBytes: Int { options.maxLineBytes * 4 }
+    /// The most bytes of arguments the calls in flight hold together (``MCPOptions/maxHeldArgumentBytes``).
+    package var maxHeldArgumentBytes: Int { options.maxHeldArgumentBytes }
 
     /// A server for `options`, its clients configured as the tool's commands are (the environment,
     /// then the global flags); admin tools only when an admin key is configured.
@@ -73,7 +69,7 @@ package final class MCPServer: Sendable {
                 tools: MCPSession.Tools(
                     definitions: { toolSet.tools().list.map(\.definition) },
                     contains: { toolSet.tools().byName[$0] != nil }),
-                maxConcurrentCalls: options.maxConcurrentCalls, maxHeldArgumentBytes: options.maxLineBytes * 4,
+                maxConcurrentCalls: options.maxConcurrentCalls, maxHeldArgumentBytes: options.maxHeldArgumentBytes,
                 maxResultBytes: options.maxResultBytes, maxLineBytes: options.maxLineBytes))
     }
 
@@ -81,9 +77,7 @@ package final class MCPServer: Sendable {
     package var operationCount: Int { operations.count }
 
     /// The tools served: one per operation, or the dynamic mode's three.
-    package var tools: [MCPTool] { catalogue().list }
-
-    private func catalogue() -> ToolSet.Tools { toolSet.tools() }
+    package var tools: [MCPTool] { toolSet.tools().list }
 
     // MARK: The stream
 
@@ -99,12 +93,12 @@ package final class MCPServer: Sendable {
         }
         // The input ended: calls in flight get 2 seconds to finish (their responses may still be read),
         // then they are cancelled, so the server exits promptly (the transports' shutdown rule).
-        guard running.withLock({ !$0.isEmpty }) else { return }
+        guard running.withLock({ !$0.tasks.isEmpty }) else { return }
         let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline, running.withLock({ !$0.isEmpty }) {
+        while ContinuousClock.now < deadline, running.withLock({ !$0.tasks.isEmpty }) {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        for task in running.withLock({ $0.values.map(\.task) }) { task.cancel() }
+        for task in running.withLock({ $0.tasks.values.map(\.task) }) { task.cancel() }
     }
 
     /// Standard input's lines, read on a thread of their own (a blocking read) in 64 KiB chunks,
@@ -140,7 +134,7 @@ package final class MCPServer: Sendable {
             switch action {
             case .send(let message): write(message)
             case .start(let call): start(call)
-            case .cancel(let key): running.withLock { $0[key] }?.task.cancel()
+            case .cancel(let key): running.withLock { $0.tasks[key] }?.task.cancel()
             }
         }
     }
@@ -150,12 +144,10 @@ package final class MCPServer: Sendable {
     /// Runs `call` in a task of its own, registered before any message after this one is handled;
     /// the task's own use of `running` waits for its registration, so a cancellation always finds it.
     private func start(_ call: MCPCall) {
-        let number = callNumbers.withLock { number -> UInt64 in
-            number += 1
-            return number
-        }
         running.withLock { running in
-            running[call.key] = (
+            running.last += 1
+            let number = running.last
+            running.tasks[call.key] = (
                 number,
                 Task {
                     // Its turn among the calls in flight (``MCPOptions/maxConcurrentCalls``).
@@ -164,7 +156,7 @@ package final class MCPServer: Sendable {
                     let result = proceed ? await self.run(call) : nil
                     if turn { await self.slots.release() }
                     self.running.withLock { running in
-                        if running[call.key]?.number == number { running.removeValue(forKey: call.key) }
+                        if running.tasks[call.key]?.number == number { running.tasks.removeValue(forKey: call.key) }
                     }
                     let actions = self.session.withLock { $0.finish(call, with: Task.isCancelled ? nil : result) }
                     self.perform(actions)
@@ -174,7 +166,7 @@ package final class MCPServer: Sendable {
     }
 
     private func run(_ call: MCPCall) async -> ToolResult {
-        guard let tool = catalogue().byName[call.tool] else {
+        guard let tool = toolSet.tools().byName[call.tool] else {
             return .result(MCPToolCall.error("Unknown tool \(call.tool)."))
         }
         guard let operation = tool.operation else { return await dynamic(tool.name, call) }
@@ -215,7 +207,7 @@ package final class MCPServer: Sendable {
         switch name {
         case "list_api_endpoints":
             let search = (arguments["search_query"]?.string ?? arguments["search"]?.string ?? "").lowercased()
-            let found = catalogue().endpoints.values.sorted { $0.name < $1.name }.filter { tool in
+            let found = toolSet.tools().endpoints.values.sorted { $0.name < $1.name }.filter { tool in
                 guard !search.isEmpty, let operation = tool.operation else { return true }
                 return [tool.name, operation.command, operation.path, operation.summary ?? ""]
                     .contains { $0.lowercased().contains(search) }
@@ -233,7 +225,7 @@ package final class MCPServer: Sendable {
                 MCPToolCall.text(JSON.object([.init("endpoints", list)]).compact)
                     .setting("structuredContent", .object([.init("endpoints", list)])))
         case "get_api_endpoint_schema":
-            guard let endpoint = arguments["endpoint"]?.string, let tool = catalogue().endpoints[endpoint] else {
+            guard let endpoint = arguments["endpoint"]?.string, let tool = toolSet.tools().endpoints[endpoint] else {
                 return .result(
                     MCPToolCall.error(
                         "No endpoint \(arguments["endpoint"]?.compact ?? "(none)"): list_api_endpoints gives their names."
@@ -248,7 +240,7 @@ package final class MCPServer: Sendable {
             return .result(MCPToolCall.text(described.compact).setting("structuredContent", described))
         case "invoke_api_endpoint":
             let name = arguments["endpoint_name"] ?? arguments["endpoint"]
-            guard let endpoint = name?.string, let tool = catalogue().endpoints[endpoint],
+            guard let endpoint = name?.string, let tool = toolSet.tools().endpoints[endpoint],
                 let operation = tool.operation
             else {
                 return .result(

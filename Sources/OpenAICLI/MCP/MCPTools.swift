@@ -33,6 +33,10 @@ package struct MCPOptions: Sendable {
     /// for a data URL of a 12 MB file. A longer one is dropped as it arrives and answered with
     /// an error, so memory stays bounded whatever the client sends.
     package var maxLineBytes = 16 << 20
+    /// The most bytes of arguments the calls in flight (running and waiting) hold together: four
+    /// lines of the largest size (64 MiB by default); a call that would pass it is refused (-32000)
+    /// unless none is in flight. The count of calls bounds many small calls, this a few large ones.
+    package var maxHeldArgumentBytes: Int { maxLineBytes * 4 }
     /// Folders a tool's file argument may name as `@path` (`--allow-files DIR`); none by default, so
     /// a model can send only `data:` URLs and cannot make the server upload a local file.
     package var fileFolders: [String] = []
