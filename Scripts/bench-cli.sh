@@ -4,7 +4,7 @@
 # SDK), the release binary's size, and the time of `openai --help`, `openai responses create --help` (the catalogue
 # parsed, one command's help) and a completion query, as the median of RUNS runs each; for `openai mcp`, the bytes of
 # its tools/list reply (every tool with an admin key, the project-key tools, the dynamic mode's three) and the time
-# from start to the initialize reply and to the tools/list reply. The figures the README and the closing notes of
+# from start to the initialize reply and to the tools/list reply. The figures CLI.md and the closing notes of
 # issues 29 and 30 quote come from this script.
 #
 # Usage: Scripts/bench-cli.sh [RUNS]      (RUNS runs per timed command, default 21)

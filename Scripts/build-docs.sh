@@ -291,7 +291,7 @@ cat <<EOF
 build-docs: no DocC warnings. To read the documentation locally:
   python3 -m http.server --directory "$( [[ -d "$SITE" ]] && echo "$SITE" || echo "$OUTPUT_DIR/${MODULES[0]}.doccarchive")" 8000
   then open http://localhost:8000/documentation/$(printf '%s' "${MODULES[0]}" | tr '[:upper:]' '[:lower:]')/
-  (a host serves the site's JSON compressed: see README, "Documentation")
+  (a host serves the site's JSON compressed: see CONTRIBUTING.md, "Documentation")
   or, converting again as it serves:
   docc preview "${CATALOG_OVERRIDE:-Sources/${MODULES[0]}/${MODULES[0]}.docc}" \\
       --additional-symbol-graph-dir "$GRAPHS_DIR/${MODULES[0]}"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The README's code compiled as apps configure their targets, then run against the local test server.
+# The code of README.md and BEHAVIOUR.md compiled as apps configure their targets, then run against the local test
+# server.
 #
 # Scripts/app-probes/make_probe_package.py writes a package (under the build folder) whose executable targets each
-# hold the README's Quick start, Five everyday tasks and Structured outputs blocks, depend on this package's `OpenAI`
-# product by path, and differ only in their Swift settings, all with warnings as errors:
+# hold the README's Quick start, Five everyday tasks and Structured outputs blocks and BEHAVIOUR.md's Binary replies
+# and Webhooks blocks, depend on this package's `OpenAI` product by path, and differ only in their Swift settings, all
+# with warnings as errors:
 #   XcodeAppDefaults        a new Xcode 26 app target: default MainActor isolation, the approachable-concurrency
 #                           features (NonisolatedNonsendingByDefault, InferIsolatedConformances, ...),
 #                           MemberImportVisibility, the Swift 5 language mode;
@@ -41,7 +43,7 @@ fi
 PROBES_DIR="${SCRATCH_PATH:-$ROOT/.build}/app-probes"
 PACKAGE="$PROBES_DIR/package"
 mkdir -p "$PROBES_DIR"
-probes="$(python3 Scripts/app-probes/make_probe_package.py README.md "$ROOT" "$PACKAGE")"
+probes="$(python3 Scripts/app-probes/make_probe_package.py "$ROOT" "$PACKAGE")"
 read -r -a PROBES <<<"$probes"
 if [[ ${#PROBES[@]} -eq 0 ]]; then
     echo "test-app-probes: FAILED: make_probe_package.py named no probe" >&2

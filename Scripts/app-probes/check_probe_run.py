@@ -5,11 +5,11 @@ Usage: check_probe_run.py SERVER_ROOT SCENARIO OUTPUT_FILE
   SCENARIO     the `x-testserver-scenario` the probe sent (its records are read from /__testserver/requests).
   OUTPUT_FILE  what the probe printed.
 
-The README's code makes these requests, in this order: the quick start (a chat completion, a streamed one), the
-five tasks (a chat completion with a tool call and the one with its result, a streamed response, a vector store, a
-file upload, the vector-store file, its poll, an embedding, a transcription) and the structured outputs (a parsed
-chat completion, one with a function tool), the binary reply (a file's content, downloaded) and the webhook (checked
-locally, no request). Each must match the spec (the server validates it), and the probe must
+The code of README.md and BEHAVIOUR.md makes these requests, in this order: the quick start (a chat completion, a
+streamed one), the five tasks (a chat completion with a tool call and the one with its result, a streamed response,
+a vector store, a file upload, the vector-store file, its poll, an embedding, a transcription) and the structured
+outputs (a parsed chat completion, one with a function tool), the binary reply (a file's content, downloaded) and the
+webhook (checked locally, no request). Each must match the spec (the server validates it), and the probe must
 have printed to the end (`probe: done`). Prints the output's digest, so that the probes' outputs can be compared.
 Exit status 0 when all holds, 1 otherwise.
 """

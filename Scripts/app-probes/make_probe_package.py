@@ -1,14 +1,14 @@
-"""Writes the app-probe package: the README's code compiled as apps configure their targets.
+"""Writes the app-probe package: the code of README.md and BEHAVIOUR.md compiled as apps configure their targets.
 
-Usage: make_probe_package.py README ROOT OUTPUT
-  README  the README whose Swift blocks the probes compile (the first ```swift block under each of the headings in
-          BLOCKS below).
-  ROOT    the SDK's package folder (the probes depend on it by path).
+Usage: make_probe_package.py ROOT OUTPUT
+  ROOT    the SDK's package folder: the probes depend on it by path, and compile the first ```swift block under each
+          of the headings BLOCKS below names in its README.md and BEHAVIOUR.md.
   OUTPUT  the folder to write (Package.swift, Sources/<Probe>/, and swiftc-flags.json: each probe's Swift settings as
           swiftc flags, for Scripts/test-app-probes.sh's direct build); files are rewritten only when they change, so
           that SwiftPM keeps its build.
 
-Each probe is one executable target with the same files: one Readme<Heading>.swift per block (the block's imports,
+Each probe is one executable target with the same files: one <File><Heading>.swift per block (ReadmeQuickStart.swift,
+BehaviourWebhooks.swift: the block's imports,
 its type declarations at file scope, its statements in one function, as an app's view model or command would hold
 them) and main.swift (calls them in order, in the folder given as the first argument). The targets differ only in
 their Swift settings (PROBES below).
@@ -19,15 +19,20 @@ import os
 import re
 import sys
 
-# (heading, function signature): the statements of the block under the heading become the function's body, in a file
-# of its own with the block's own imports, so that an import the README leaves out fails the build as it would in an
-# app (MemberImportVisibility); a block without imports continues the one before it and gets `import OpenAI`.
+# (file, heading, function signature): the statements of the block under the heading in the package's file become the
+# function's body, in a file of its own with the block's own imports, so that an import the document leaves out fails
+# the build as it would in an app (MemberImportVisibility); a block without imports continues the one before it and
+# gets `import OpenAI`.
 BLOCKS = [
-    ("## Quick start", "func quickStart() async throws"),
-    ("### Five everyday tasks", "func fiveTasks() async throws"),
-    ("### Structured outputs and function tools", "func structuredOutputs(client: OpenAIClient) async throws"),
-    ("### Binary replies", "func binaryReplies() async throws"),
-    ("### Webhooks", "func webhooks() throws"),
+    ("README.md", "## Quick start", "func quickStart() async throws"),
+    ("README.md", "### Five everyday tasks", "func fiveTasks() async throws"),
+    (
+        "README.md",
+        "### Structured outputs and function tools",
+        "func structuredOutputs(client: OpenAIClient) async throws",
+    ),
+    ("BEHAVIOUR.md", "## Binary replies", "func binaryReplies() async throws"),
+    ("BEHAVIOUR.md", "## Webhooks", "func webhooks() throws"),
 ]
 
 # The approachable-concurrency features Xcode 26 turns on for a new app target (SWIFT_APPROACHABLE_CONCURRENCY), and
@@ -62,8 +67,8 @@ HEADER = "// Written by Scripts/app-probes/make_probe_package.py from {source}: 
 MAIN = """import Foundation
 import OpenAI
 
-// The README's code, in order, against the server OPENAI_BASE_URL names; the files it uploads are
-// in the folder given as the first argument.
+// The code of README.md and BEHAVIOUR.md, in order, against the server OPENAI_BASE_URL names; the files it
+// uploads are in the folder given as the first argument.
 // The README names them relative to the current folder.
 guard FileManager.default.changeCurrentDirectoryPath(CommandLine.arguments[1]) else { fatalError("no folder") }
 try await quickStart()
@@ -79,20 +84,20 @@ print("probe: done")
 """
 
 
-def swift_block(readme, heading):
-    """The first ```swift block after the line `heading`, as lines."""
-    lines = readme.splitlines()
+def swift_block(document, heading, source):
+    """The first ```swift block after the line `heading` of `document` (the text of the file `source`), as lines."""
+    lines = document.splitlines()
     try:
         start = lines.index(heading)
     except ValueError:
-        sys.exit(f"make_probe_package: README has no heading `{heading}`")
+        sys.exit(f"make_probe_package: {source} has no heading `{heading}`")
     for i in range(start + 1, len(lines)):
         if lines[i].startswith("#") and not lines[i].startswith("#" * (heading.count("#") + 1)):
             break
         if lines[i].strip() == "```swift":
             end = lines.index("```", i + 1)
             return lines[i + 1 : end]
-    sys.exit(f"make_probe_package: no ```swift block under `{heading}`")
+    sys.exit(f"make_probe_package: no ```swift block under `{heading}` in {source}")
 
 
 # A type declaration at column 0, with its attributes and modifiers (`nonisolated struct`, `@MainActor final class`).
@@ -120,13 +125,17 @@ def split(block):
     return imports, declarations, statements
 
 
-def readme_files(readme, source):
+def document_files(root):
     """{file name: Swift text}: one file per block of BLOCKS, with the block's imports, types and function."""
-    files = {}
-    for heading, signature in BLOCKS:
-        imports, types, statements = split(swift_block(readme, heading))
+    files, documents = {}, {}
+    for source, heading, signature in BLOCKS:
+        if source not in documents:
+            with open(os.path.join(root, source), encoding="utf-8") as f:
+                documents[source] = f.read()
+        imports, types, statements = split(swift_block(documents[source], heading, source))
         body = "\n".join(("    " + line) if line.strip() else "" for line in statements)
-        name = "Readme" + "".join(word.capitalize() for word in re.findall(r"[A-Za-z]+", heading)) + ".swift"
+        words = re.findall(r"[A-Za-z]+", os.path.splitext(source)[0]) + re.findall(r"[A-Za-z]+", heading)
+        name = "".join(word.capitalize() for word in words) + ".swift"
         files[name] = (
             HEADER.format(source=source)
             + "\n".join(imports or ["import OpenAI"])
@@ -154,7 +163,7 @@ def package_swift(root):
         )
     return (
         "// swift-tools-version:6.2\n"
-        + HEADER.format(source="README.md")
+        + HEADER.format(source="README.md and BEHAVIOUR.md")
         + f"""import PackageDescription
 
 let package = Package(
@@ -190,11 +199,10 @@ def write(path, text):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
-    readme_path, root, output = sys.argv[1:]
-    readme = open(readme_path, encoding="utf-8").read()
-    files = readme_files(readme, "README.md")
+    root, output = sys.argv[1:]
+    files = document_files(root)
     write(os.path.join(output, "Package.swift"), package_swift(os.path.abspath(root)))
     flags = {name: swiftc_flags(settings, mode) for name, (_, settings, mode) in PROBES.items()}
     write(os.path.join(output, "swiftc-flags.json"), json.dumps(flags, indent=2) + "\n")

@@ -4,8 +4,9 @@ import XCTest
 @testable import OpenAI
 @testable import OpenAIRuntime
 
-/// The README's quick start, kept compiling: these are the calls the README shows, and the
-/// request they build is checked against the JSON OpenAI's documentation sends.
+/// The README's quick start, kept compiling: these are the calls the README shows (and BEHAVIOUR.md's
+/// undeclared members example), and the request they build is checked against the JSON OpenAI's
+/// documentation sends.
 final class ReadmeExampleTests: XCTestCase {
     /// The README's quick start, verbatim apart from the client being passed in.
     static func quickStart(_ client: OpenAIClient) async throws {
@@ -135,7 +136,7 @@ final class ReadmeExampleTests: XCTestCase {
         return request
     }
 
-    /// The README's undeclared members example, verbatim.
+    /// The undeclared members example of BEHAVIOUR.md ("Members the spec does not declare"), verbatim.
     static func undeclaredMembers(_ completion: CreateChatCompletionResponse) throws -> CreateChatCompletionRequest {
         let citations = try completion.undeclaredMembers["citations"]?.decode(as: [String].self)
         var request = CreateChatCompletionRequest(messages: [.user(.init(content: "Hi"))], model: "deepseek-reasoner")

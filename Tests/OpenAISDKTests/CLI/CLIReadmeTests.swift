@@ -2,21 +2,48 @@ import Foundation
 import OpenAICLI
 import XCTest
 
-/// The README's command-line examples, run as written against the test server (files named in them
-/// made in a temporary folder).
+/// The command-line examples of CLI.md and of the README's short "Command-line tool" section, run as
+/// written against the test server (files named in them made in a temporary folder).
 final class CLIReadmeTests: XCTestCase {
     func testTheReadmeExamplesRunAndTheServerValidatesThem() async throws {
         let server = try TestServer.shared()
-        let readme = try String(
-            contentsOf: SharedData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try XCTUnwrap(readme.components(separatedBy: "## Command-line tool\n").dropFirst().first)
-        let block = try XCTUnwrap(
-            section.components(separatedBy: "```sh\n").dropFirst().first?
-                .components(separatedBy: "\n```").first)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("{\"messages\": []}\n".utf8).write(to: folder.appendingPathComponent("train.jsonl"))
+
+        let reference = try Self.commands(in: "CLI.md", folder: folder)
+        XCTAssertEqual(reference.count, 7, "CLI.md: the six examples (the fifth has two commands)")
+        let readme = try Self.commands(in: "README.md", folder: folder)
+        XCTAssertEqual(readme.count, 2, "README.md: the two examples of its Command-line tool section")
+        for (words, stdin) in reference + readme {
+            let scenario = TestServer.scenario("readme")
+            let outcome = await CLIHarness.run(
+                words, environment: CLIHarness.environment(server, scenario: scenario), stdin: stdin)
+            XCTAssertEqual(outcome.status, 0, "openai \(words.joined(separator: " ")): \(outcome.error)")
+            let records = try await server.requests(scenario: scenario)
+            XCTAssertFalse(records.isEmpty, "\(words)")
+            XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(words): \(records.map(\.validationErrors))")
+            if words.starts(with: ["admin:organization:projects", "create"]) {
+                XCTAssertEqual(records.first?.bodyJSON?["name"], "Team B", "the flag wins over standard input")
+                XCTAssertEqual(records.first?.bodyJSON?["residency"], "EU_STORAGE_PROCESSING")
+            }
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("hello.mp3").path))
+    }
+
+    /// The `openai` command lines of the first `sh` block under "## Command-line tool" in the package's
+    /// file `name`, without the leading `openai`, each with the standard input its here-document gives;
+    /// `@path` values and `--output` files are made paths in `folder`.
+    static func commands(in name: String, folder: URL) throws -> [(words: [String], stdin: String?)] {
+        let document = try String(contentsOf: SharedData.packageRoot.appendingPathComponent(name), encoding: .utf8)
+        let section = try XCTUnwrap(
+            document.components(separatedBy: "## Command-line tool\n").dropFirst().first,
+            "\(name) has no Command-line tool section")
+        let block = try XCTUnwrap(
+            section.components(separatedBy: "```sh\n").dropFirst().first?
+                .components(separatedBy: "\n```").first,
+            "\(name): no sh block under Command-line tool")
 
         var commands: [(words: [String], stdin: String?)] = []
         var lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
@@ -43,21 +70,7 @@ final class CLIReadmeTests: XCTestCase {
             }
             commands.append((words, stdin))
         }
-        XCTAssertEqual(commands.count, 7, "the six examples (the fifth has two commands)")
-        for (words, stdin) in commands {
-            let scenario = TestServer.scenario("readme")
-            let outcome = await CLIHarness.run(
-                words, environment: CLIHarness.environment(server, scenario: scenario), stdin: stdin)
-            XCTAssertEqual(outcome.status, 0, "openai \(words.joined(separator: " ")): \(outcome.error)")
-            let records = try await server.requests(scenario: scenario)
-            XCTAssertFalse(records.isEmpty, "\(words)")
-            XCTAssertTrue(records.allSatisfy { $0.validation == "ok" }, "\(words): \(records.map(\.validationErrors))")
-            if words.starts(with: ["admin:organization:projects", "create"]) {
-                XCTAssertEqual(records.first?.bodyJSON?["name"], "Team B", "the flag wins over standard input")
-                XCTAssertEqual(records.first?.bodyJSON?["residency"], "EU_STORAGE_PROCESSING")
-            }
-        }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("hello.mp3").path))
+        return commands
     }
 
     /// The words of a shell command line: blanks split, single quotes literal, double quotes and

@@ -137,7 +137,7 @@ final class MCPServerTests: XCTestCase {
         let cancellation = report["cancellation"]
         XCTAssertEqual(cancellation?["reply_ids"], .array([.number("8")]), "the ping's, none for the cancelled call")
         XCTAssertEqual(cancellation?["disconnected"], .array([.bool(true)]))
-        // The sizes, for the record (the closing note and the README quote them).
+        // The sizes, for the record (the closing note and CLI.md quote them).
         XCTAssertEqual(report["sizes"]?["dynamic"]?["tools"], .number("3"))
         print("mcp sizes: \(report["sizes"]?.compact ?? "")")
     }
