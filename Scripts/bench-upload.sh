@@ -58,7 +58,7 @@ else
         runtime_sources+=("$source")
     done < <(find "$sources" -name '*.swift' | LC_ALL=C sort)
     # The OpenAIRuntimeLibcurl C target as SwiftPM builds it: its object file and a module map for its header,
-    # so that the direct libcurl upload path (Transport/CurlUpload.swift) is in the build.
+    # so that the direct libcurl upload path (Transport/Curl/CurlUpload.swift) is in the build.
     clibcurl="$scratch/clibcurl"
     mkdir -p "$clibcurl"
     cc -O2 -fPIC -c Sources/CLibcurl/shim.c -I Sources/CLibcurl/include -o "$clibcurl/shim.o"

@@ -16,19 +16,23 @@ import OpenAIRuntime
 /// regular file, renamed over it only when the command succeeds (a failed request leaves the
 /// destination as it was), or straight into a FIFO or character device.
 ///
-/// `@unchecked Sendable`: every stored property that changes is read and written under `lock`.
-package final class Terminal: @unchecked Sendable {
-    private let lock = NSLock()
+/// Writes happen with `state`'s lock held, so that lines from concurrent tasks stay whole and in
+/// one order in a capture.
+package final class Terminal: Sendable {
+    private struct State {
+        /// The `--output` file being written: its handle, its temporary path (`nil` when written
+        /// directly) and the destination.
+        var outputFile: (handle: FileHandle, temporary: String?, destination: OutputDestination)?
+        /// What was written to standard output and standard error, when capturing (tests).
+        var captured: Data?
+        var capturedError: Data?
+    }
+
+    private let state: Locked<State>
     private let standardOutputIsTerminal: Bool
     /// Whether standard error is a terminal (progress bars are drawn there only).
     package let errorIsTerminal: Bool
     private let noColor: Bool
-    /// The `--output` file being written: its handle, its temporary path (`nil` when written
-    /// directly) and the destination.
-    private var outputFile: (handle: FileHandle, temporary: String?, destination: OutputDestination)?
-    /// What was written to standard output and standard error, when capturing (tests).
-    private var captured: Data?
-    private var capturedError: Data?
 
     /// The process's standard output and error; colors unless `NO_COLOR` is set and not empty
     /// (https://no-color.org).
@@ -36,14 +40,14 @@ package final class Terminal: @unchecked Sendable {
         standardOutputIsTerminal = isatty(STDOUT_FILENO) == 1
         errorIsTerminal = isatty(STDERR_FILENO) == 1
         noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        state = Locked(State())
     }
 
     private init(outputIsTerminal: Bool, errorIsTerminal: Bool) {
         standardOutputIsTerminal = outputIsTerminal
         self.errorIsTerminal = errorIsTerminal
         noColor = false
-        captured = Data()
-        capturedError = Data()
+        state = Locked(State(captured: Data(), capturedError: Data()))
     }
 
     /// A terminal that keeps what is written to standard output and error (tests), each end a
@@ -55,8 +59,8 @@ package final class Terminal: @unchecked Sendable {
     /// Whether replies go to a terminal: standard output is one and no `--output` file is open, or
     /// `--output` names one (`/dev/tty`, written directly).
     package var outputIsTerminal: Bool {
-        locked {
-            guard let outputFile else { return standardOutputIsTerminal }
+        state.withLock { state in
+            guard let outputFile = state.outputFile else { return standardOutputIsTerminal }
             return outputFile.temporary == nil && isatty(outputFile.handle.fileDescriptor) == 1
         }
     }
@@ -66,19 +70,12 @@ package final class Terminal: @unchecked Sendable {
 
     /// What was written to standard output and standard error while capturing.
     package var capturedText: (output: String, error: String) {
-        locked {
+        state.withLock { state in
             (
-                String(decoding: captured ?? Data(), as: UTF8.self),
-                String(decoding: capturedError ?? Data(), as: UTF8.self)
+                String(decoding: state.captured ?? Data(), as: UTF8.self),
+                String(decoding: state.capturedError ?? Data(), as: UTF8.self)
             )
         }
-    }
-
-    /// Runs `body` holding the lock (NSLock's `withLock` needs macOS 14).
-    private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 
     /// Sends replies to the file at `path`, as ``OutputDestination`` decides (through a temporary
@@ -90,23 +87,23 @@ package final class Terminal: @unchecked Sendable {
     package func redirect(to path: String, force: Bool = false) throws {
         let destination = try OutputDestination.resolve(path, force: force)
         let (handle, temporary) = try destination.open()
-        locked { outputFile = (handle, temporary, destination) }
+        state.withLock { $0.outputFile = (handle, temporary, destination) }
     }
 
     /// Writes reply bytes.
     ///
     /// - Throws: ``CLIError/failure(_:)`` when they cannot be written (a full disk).
     package func write(_ data: Data) throws {
-        try locked {
-            if let outputFile {
+        try state.withLock { state in
+            if let outputFile = state.outputFile {
                 do {
                     try outputFile.handle.write(contentsOf: data)
                 } catch {
                     throw CLIError.failure(
                         "cannot write \(outputFile.destination.path): \(error.localizedDescription)")
                 }
-            } else if captured != nil {
-                captured!.append(data)
+            } else if state.captured != nil {
+                state.captured!.append(data)
             } else {
                 do {
                     try FileHandle.standardOutput.write(contentsOf: data)
@@ -125,9 +122,9 @@ package final class Terminal: @unchecked Sendable {
 
     /// Writes on standard error without a newline (a progress bar's redraw); a write that fails is dropped.
     func errorRaw(_ text: String) {
-        locked {
-            if capturedError != nil {
-                capturedError!.append(Data(text.utf8))
+        state.withLock { state in
+            if state.capturedError != nil {
+                state.capturedError!.append(Data(text.utf8))
             } else {
                 try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
             }
@@ -140,9 +137,9 @@ package final class Terminal: @unchecked Sendable {
     /// - Throws: ``CLIError/failure(_:)`` when it cannot be renamed.
     package func finish(success: Bool) throws {
         guard
-            let file = locked({ () -> (handle: FileHandle, temporary: String?, destination: OutputDestination)? in
-                defer { outputFile = nil }
-                return outputFile
+            let file = state.withLock({ state in
+                defer { state.outputFile = nil }
+                return state.outputFile
             })
         else { return }
         try? file.handle.close()

@@ -1,4 +1,4 @@
-// The few libcurl entry points the SDK uses directly (OpenAIRuntime/Transport/CurlUpload.swift, CurlPool.swift: requests on Linux),
+// The few libcurl entry points the SDK uses directly (OpenAIRuntime/Transport/Curl/CurlUpload.swift, CurlPool.swift: requests on Linux),
 // loaded at run time from the libcurl.so.4 that FoundationNetworking itself links, so building the
 // SDK needs no libcurl development package. Linux only; elsewhere every function reports failure.
 //

@@ -98,34 +98,43 @@ public struct EventSequence<Element: Sendable>: AsyncSequence, Sendable {
 /// Where the task of a streaming helper puts its events for the iteration: a queue that holds at
 /// most ``limit`` streamed events, so that the task reads its stream on only as fast as the
 /// iteration takes them.
-/// `@unchecked Sendable`: `lock` guards every `var`.
-final class EventSink<Element: Sendable>: @unchecked Sendable {
+final class EventSink<Element: Sendable>: Sendable {
     /// The most events ``send(_:)`` lets wait for the iteration before it waits itself.
     static var limit: Int { 64 }
 
-    private let lock = NSLock()
-    private var queue = FIFOQueue<Element>()
-    private var reader: CheckedContinuation<Element?, any Error>?
-    /// Senders waiting for room in the queue.
-    private var senders: [CheckedContinuation<Void, Never>] = []
-    /// How the work ended: `.success` once done, or its error (thrown once).
-    private var ending: Result<Void, any Error>?
-    /// Whether the iteration has stopped: events are dropped, senders do not wait.
-    private var closed = false
+    private struct State {
+        var queue = FIFOQueue<Element>()
+        var reader: CheckedContinuation<Element?, any Error>?
+        /// Senders waiting for room in the queue.
+        var senders: [CheckedContinuation<Void, Never>] = []
+        /// How the work ended: `.success` once done, or its error (thrown once).
+        var ending: Result<Void, any Error>?
+        /// Whether the iteration has stopped: events are dropped, senders do not wait.
+        var closed = false
+
+        /// The waiting senders when there is room for them, which then no longer wait.
+        mutating func sendersToWake() -> [CheckedContinuation<Void, Never>] {
+            guard queue.count < EventSink.limit else { return [] }
+            defer { senders = [] }
+            return senders
+        }
+    }
+
+    private let state = Locked(State())
 
     /// Hands `event` to the iteration without waiting (for the few events that happen between
     /// streamed ones: a tool call's start and its result).
     func yield(_ event: Element) {
-        lock.lock()
-        guard !closed, ending == nil else { return lock.unlock() }
-        if let reader {
-            self.reader = nil
-            lock.unlock()
-            reader.resume(returning: event)
-            return
+        let reader: CheckedContinuation<Element?, any Error>? = state.withLock { state in
+            guard !state.closed, state.ending == nil else { return nil }
+            guard let reader = state.reader else {
+                state.queue.append(event)
+                return nil
+            }
+            state.reader = nil
+            return reader
         }
-        queue.append(event)
-        lock.unlock()
+        reader?.resume(returning: event)
     }
 
     /// Hands `event` to the iteration, then waits while ``limit`` events or more wait for it
@@ -134,14 +143,12 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
         yield(event)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                if queue.count < Self.limit || closed || Task.isCancelled {
-                    lock.unlock()
-                    continuation.resume()
-                } else {
-                    senders.append(continuation)
-                    lock.unlock()
+                let goOn = state.withLock { state in
+                    if state.queue.count < Self.limit || state.closed || Task.isCancelled { return true }
+                    state.senders.append(continuation)
+                    return false
                 }
+                if goOn { continuation.resume() }
             }
         } onCancel: {
             wakeSenders()
@@ -150,24 +157,26 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
 
     /// Ends the events: after those queued, the iteration ends, or throws `error` once.
     func finish(_ error: (any Error)?) {
-        lock.lock()
-        guard ending == nil else { return lock.unlock() }
-        ending = error.map { .failure($0) } ?? .success(())
-        guard let reader, queue.isEmpty else { return lock.unlock() }
-        self.reader = nil
-        ending = .success(())
-        lock.unlock()
+        let reader: CheckedContinuation<Element?, any Error>? = state.withLock { state in
+            guard state.ending == nil else { return nil }
+            state.ending = error.map { .failure($0) } ?? .success(())
+            guard let reader = state.reader, state.queue.isEmpty else { return nil }
+            state.reader = nil
+            state.ending = .success(())
+            return reader
+        }
+        guard let reader else { return }
         if let error { reader.resume(throwing: error) } else { reader.resume(returning: nil) }
     }
 
     /// The iteration has stopped: drops what waits and lets every sender go on.
     func close() {
-        lock.lock()
-        closed = true
-        queue.removeAll()
-        let reader = self.reader
-        self.reader = nil
-        lock.unlock()
+        let reader = state.withLock { state in
+            state.closed = true
+            state.queue.removeAll()
+            defer { state.reader = nil }
+            return state.reader
+        }
         reader?.resume(returning: nil)
         wakeSenders()
     }
@@ -175,40 +184,33 @@ final class EventSink<Element: Sendable>: @unchecked Sendable {
     /// The next event, waiting for it; `nil` at the end (and after the error was thrown).
     func next() async throws -> Element? {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
-            lock.lock()
-            if let event = queue.popFirst() {
-                let wake = queue.count < Self.limit ? senders : []
-                if !wake.isEmpty { senders = [] }
-                lock.unlock()
-                for sender in wake { sender.resume() }
-                continuation.resume(returning: event)
-                return
-            }
-            switch ending {
-            case .failure(let error)?:
-                ending = .success(())
-                lock.unlock()
-                continuation.resume(throwing: error)
-            case .success?:
-                lock.unlock()
-                continuation.resume(returning: nil)
-            case nil:
-                if closed {
-                    lock.unlock()
-                    continuation.resume(returning: nil)
-                } else {
-                    reader = continuation
-                    lock.unlock()
+            /// What the iteration gets now; `nil` when it waits.
+            let now: (Result<Element?, any Error>, wake: [CheckedContinuation<Void, Never>])? = state.withLock {
+                state in
+                if let event = state.queue.popFirst() { return (.success(event), state.sendersToWake()) }
+                switch state.ending {
+                case .failure(let error)?:
+                    state.ending = .success(())
+                    return (.failure(error), [])
+                case .success?:
+                    return (.success(nil), [])
+                case nil:
+                    if state.closed { return (.success(nil), []) }
+                    state.reader = continuation
+                    return nil
                 }
             }
+            guard let now else { return }
+            for sender in now.wake { sender.resume() }
+            continuation.resume(with: now.0)
         }
     }
 
     private func wakeSenders() {
-        lock.lock()
-        let senders = self.senders
-        self.senders = []
-        lock.unlock()
+        let senders = state.withLock { state in
+            defer { state.senders = [] }
+            return state.senders
+        }
         for sender in senders { sender.resume() }
     }
 }

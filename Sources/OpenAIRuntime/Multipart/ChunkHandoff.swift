@@ -1,21 +1,23 @@
 import Foundation
 
 /// Passes chunks one at a time from an async producer task to a synchronous reader.
-///
-/// `@unchecked Sendable`: `lock` guards every stored property; `available` counts deposits.
-final class ChunkHandoff: @unchecked Sendable {
-    private let lock = NSLock()
+final class ChunkHandoff: Sendable {
+    private struct State {
+        var slot: Data?
+        var producer: CheckedContinuation<Bool, Never>?
+        var finished = false
+        var failure: (any Swift.Error)?
+        var cancelled = false
+        var task: Task<Void, Never>?
+    }
+
+    private let state = Locked(State())
+    /// Signalled once per deposit (a chunk, or the end).
     private let available = DispatchSemaphore(value: 0)
-    private var slot: Data?
-    private var producer: CheckedContinuation<Bool, Never>?
-    private var finished = false
-    private var failure: (any Swift.Error)?
-    private var cancelled = false
-    private var _task: Task<Void, Never>?
 
     var task: Task<Void, Never>? {
-        get { lock.withLock { _task } }
-        set { lock.withLock { _task = newValue } }
+        get { state.withLock { $0.task } }
+        set { state.withLock { $0.task = newValue } }
     }
 
     /// Producer side: hands over `chunk` and waits until the reader took it.
@@ -23,24 +25,21 @@ final class ChunkHandoff: @unchecked Sendable {
     /// - Returns: `false` when the reader went away; the producer stops.
     func put(_ chunk: Data) async -> Bool {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if cancelled {
-                lock.unlock()
-                continuation.resume(returning: false)
-                return
+            let deposited = state.withLock { state in
+                if state.cancelled { return false }
+                state.slot = chunk
+                state.producer = continuation
+                return true
             }
-            slot = chunk
-            producer = continuation
-            lock.unlock()
-            available.signal()
+            if deposited { available.signal() } else { continuation.resume(returning: false) }
         }
     }
 
     /// Producer side: the sequence ended, with `error` when it threw.
     func finish(_ error: (any Swift.Error)?) {
-        lock.withLock {
-            finished = true
-            failure = error
+        state.withLock { state in
+            state.finished = true
+            state.failure = error
         }
         available.signal()
     }
@@ -52,40 +51,41 @@ final class ChunkHandoff: @unchecked Sendable {
     func next() throws -> Data? {
         while true {
             available.wait()
-            lock.lock()
-            if let chunk = slot {
-                slot = nil
-                let waiting = producer
-                producer = nil
-                lock.unlock()
-                waiting?.resume(returning: true)
-                return chunk
+            let taken: (chunk: Data, producer: CheckedContinuation<Bool, Never>?)? = state.withLock { state in
+                guard let chunk = state.slot else { return nil }
+                state.slot = nil
+                defer { state.producer = nil }
+                return (chunk, state.producer)
             }
-            if finished {
-                let error = failure
-                lock.unlock()
+            if let taken {
+                taken.producer?.resume(returning: true)
+                return taken.chunk
+            }
+            let ended: Result<Void, any Swift.Error>? = state.withLock { state in
+                guard state.finished else { return nil }
+                return state.failure.map { .failure($0) } ?? .success(())
+            }
+            if let ended {
                 // Let later calls return at once too.
                 available.signal()
-                if let error { throw error }
+                try ended.get()
                 return nil
             }
-            lock.unlock()
         }
     }
 
     /// Stops the producer (the request ended early) and wakes a reader waiting in ``next()``,
     /// which then throws ``OpenAIError`` of kind ``OpenAIError/Kind/cancelled``; from any thread.
     func cancel() {
-        lock.lock()
-        cancelled = true
-        if !finished {
-            finished = true
-            failure = OpenAIError(kind: .cancelled, message: "The request body's stream was stopped.")
+        let (waiting, task) = state.withLock { state in
+            state.cancelled = true
+            if !state.finished {
+                state.finished = true
+                state.failure = OpenAIError(kind: .cancelled, message: "The request body's stream was stopped.")
+            }
+            defer { state.producer = nil }
+            return (state.producer, state.task)
         }
-        let waiting = producer
-        producer = nil
-        let task = _task
-        lock.unlock()
         waiting?.resume(returning: false)
         task?.cancel()
         available.signal()

@@ -17,17 +17,21 @@ protocol DeadlineOwner: AnyObject, Sendable {
 /// still scheduled. Deadlines are `DispatchTime` uptime nanoseconds, and the timer's leeway is
 /// 1 ms, as a timer of each owner's own would have.
 ///
-/// `@unchecked Sendable`: `lock` guards `owners` and `armed`.
+/// `@unchecked Sendable`: `timer` is a dispatch source, which may be used from any thread (and
+/// is set only with `state`'s lock held).
 final class DeadlineScheduler: @unchecked Sendable {
     /// The scheduler the transports share.
     static let shared = DeadlineScheduler()
 
-    private let lock = NSLock()
+    private struct State {
+        /// The owners with a deadline, by identity.
+        var owners: [ObjectIdentifier: (deadline: UInt64, owner: any DeadlineOwner)] = [:]
+        /// The deadline the timer is set to; `UInt64.max` when it is not set.
+        var armed = UInt64.max
+    }
+
+    private let state = Locked(State())
     private let timer: any DispatchSourceTimer
-    /// The owners with a deadline, by identity.
-    private var owners: [ObjectIdentifier: (deadline: UInt64, owner: any DeadlineOwner)] = [:]
-    /// The deadline the timer is set to; `UInt64.max` when it is not set.
-    private var armed = UInt64.max
 
     init() {
         timer = DispatchSource.makeTimerSource(queue: .global())
@@ -47,43 +51,41 @@ final class DeadlineScheduler: @unchecked Sendable {
     ///   - owner: The owner; held until its deadline passes or it is cancelled.
     ///   - deadline: The deadline, in `DispatchTime` uptime nanoseconds.
     func schedule(_ owner: any DeadlineOwner, at deadline: UInt64) {
-        lock.lock()
-        owners[ObjectIdentifier(owner)] = (deadline, owner)
-        if deadline < armed { arm(deadline) }
-        lock.unlock()
+        state.withLock { state in
+            state.owners[ObjectIdentifier(owner)] = (deadline, owner)
+            if deadline < state.armed { arm(deadline, in: &state) }
+        }
     }
 
     /// Forgets the deadline of `owner`, if it has one: it is not called back.
     func cancel(_ owner: any DeadlineOwner) {
-        lock.lock()
-        owners[ObjectIdentifier(owner)] = nil
-        lock.unlock()
+        state.withLock { $0.owners[ObjectIdentifier(owner)] = nil }
     }
 
-    /// Sets the timer to `deadline`; call with `lock` held.
-    private func arm(_ deadline: UInt64) {
-        armed = deadline
+    /// Sets the timer to `deadline`; call with `state`'s lock held.
+    private func arm(_ deadline: UInt64, in state: inout State) {
+        state.armed = deadline
         timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
     }
 
     /// Runs when the timer fires: calls back the owners whose deadline has passed, and sets the
     /// timer to the earliest deadline left.
     private func fire() {
-        lock.lock()
-        let now = DispatchTime.now().uptimeNanoseconds
-        var due: [ObjectIdentifier] = []
-        var next = UInt64.max
-        for (identifier, entry) in owners {
-            if entry.deadline <= now {
-                due.append(identifier)
-            } else {
-                next = min(next, entry.deadline)
+        let reached = state.withLock { state in
+            let now = DispatchTime.now().uptimeNanoseconds
+            var due: [ObjectIdentifier] = []
+            var next = UInt64.max
+            for (identifier, entry) in state.owners {
+                if entry.deadline <= now {
+                    due.append(identifier)
+                } else {
+                    next = min(next, entry.deadline)
+                }
             }
+            state.armed = UInt64.max
+            if next != UInt64.max { arm(next, in: &state) }
+            return due.compactMap { state.owners.removeValue(forKey: $0)?.owner }
         }
-        let reached = due.compactMap { owners.removeValue(forKey: $0)?.owner }
-        armed = UInt64.max
-        if next != UInt64.max { arm(next) }
-        lock.unlock()
         for owner in reached { owner.deadlineReached() }
     }
 }

@@ -10,7 +10,8 @@
     /// cancelled, hit a limit or failed is cleaned up, with its connections. The pool keeps at most
     /// ``maxIdle`` handles (each with at most two connections); a transfer in flight holds the pool,
     /// so the share outlives every handle that uses it.
-    /// `@unchecked Sendable`: `lock` guards `idle`; `share` is set once.
+    /// `@unchecked Sendable`: `share` is a libcurl share handle, set once, with the lock functions
+    /// (CURLSHOPT_LOCKFUNC) the C shim gives it.
     final class CurlPool: @unchecked Sendable {
         /// A handle and the socket guard its callbacks report to.
         struct Lease {
@@ -23,13 +24,17 @@
         /// The most connections one handle keeps open between transfers (CURLOPT_MAXCONNECTS).
         static let connectionsPerHandle = 2
 
-        private let lock = NSLock()
-        private var idle: [Lease] = []
+        private struct State {
+            var idle: [Lease] = []
+            /// How many transfers have taken a handle.
+            var checkouts = 0
+        }
+
+        private let state = Locked(State())
         private let share: OpaquePointer?
-        private var checkouts = 0
 
         /// How many transfers have taken a handle from this pool (for the tests).
-        var transferCount: Int { lock.withLock { checkouts } }
+        var transferCount: Int { state.withLock { $0.checkouts } }
 
         /// - Parameter cookies: Whether the handles keep and send cookies, in a store of this
         ///   pool's own (in memory).
@@ -38,7 +43,7 @@
         }
 
         deinit {
-            for lease in idle { Self.cleanup(lease) }
+            for lease in state.withLock({ $0.idle }) { Self.cleanup(lease) }
             clibcurl_share_destroy(share)
         }
 
@@ -48,9 +53,9 @@
         /// - Parameter fresh: Whether the handle must have no connection open: for a body libcurl
         ///   cannot read again, which it would have to when a kept connection turns out closed.
         func checkout(fresh: Bool = false) -> Lease? {
-            let kept: Lease? = lock.withLock {
-                checkouts += 1
-                return fresh ? nil : idle.popLast()
+            let kept: Lease? = state.withLock { state in
+                state.checkouts += 1
+                return fresh ? nil : state.idle.popLast()
             }
             if let kept { return prepared(kept) }
             guard let handle = clibcurl_easy_init() else { return nil }
@@ -68,9 +73,9 @@
             if reusable { clibcurl_easy_reset(lease.handle) }
             let kept =
                 reusable
-                && lock.withLock {
-                    guard idle.count < Self.maxIdle else { return false }
-                    idle.append(lease)
+                && state.withLock { state in
+                    guard state.idle.count < Self.maxIdle else { return false }
+                    state.idle.append(lease)
                     return true
                 }
             if !kept { Self.cleanup(lease) }
@@ -100,32 +105,33 @@
     /// exchange): an idle thread takes the next transfer, a new one starts when none is idle, and
     /// a thread idle for ``idleLifetime`` ends. Starting a thread per request cost more than the
     /// rest of a small request's work on this path.
-    /// `@unchecked Sendable`: `lock` guards `idle`.
-    final class CurlWorkers: @unchecked Sendable {
+    final class CurlWorkers: Sendable {
         static let shared = CurlWorkers()
 
         /// How long an idle thread waits for work before it ends, in seconds.
         static let idleLifetime: TimeInterval = 30
 
+        /// `@unchecked Sendable`: `job` is read and written only with the workers' lock held.
         private final class Worker: @unchecked Sendable {
             let wake = DispatchSemaphore(value: 0)
             /// Set by ``CurlWorkers/run(_:)`` before `wake` is signalled.
             var job: (@Sendable () -> Void)?
         }
 
-        private let lock = NSLock()
-        private var idle: [Worker] = []
+        /// The idle workers; its lock also guards each worker's `job`.
+        private let idle = Locked<[Worker]>([])
 
         /// Runs `job` on an idle worker thread, or a new one.
         func run(_ job: @escaping @Sendable () -> Void) {
-            lock.lock()
-            if let worker = idle.popLast() {
+            let woken: Worker? = idle.withLock { idle in
+                guard let worker = idle.popLast() else { return nil }
                 worker.job = job
-                lock.unlock()
-                worker.wake.signal()
+                return worker
+            }
+            if let woken {
+                woken.wake.signal()
                 return
             }
-            lock.unlock()
             let worker = Worker()
             worker.job = job
             let thread = Thread { [self] in loop(worker) }
@@ -135,14 +141,14 @@
 
         private func loop(_ worker: Worker) {
             while true {
-                let job = lock.withLock {
+                let job = idle.withLock { _ in
                     defer { worker.job = nil }
                     return worker.job
                 }
                 job?()
-                lock.withLock { idle.append(worker) }
+                idle.withLock { $0.append(worker) }
                 if worker.wake.wait(timeout: .now() + Self.idleLifetime) == .timedOut {
-                    let ended: Bool = lock.withLock {
+                    let ended: Bool = idle.withLock { idle in
                         guard let index = idle.firstIndex(where: { $0 === worker }) else { return false }
                         idle.remove(at: index)
                         return true

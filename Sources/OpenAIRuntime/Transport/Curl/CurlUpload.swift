@@ -232,12 +232,19 @@
     }
 
     /// One transfer: the state libcurl's callbacks read and write, on the transfer's thread.
-    /// `@unchecked Sendable`: `lock` guards `cancelled` and the time limits' state (shared with
-    /// the deadline scheduler); `onHead` is set before the thread starts; everything else is touched only by
-    /// the thread that runs `perform`.
+    /// `@unchecked Sendable`: `shared` holds what other threads touch (cancellation, the sockets,
+    /// the ``TransferState`` the deadline scheduler reads); `onHead` is set before the thread
+    /// starts; everything else is touched only by the thread that runs `perform`.
     final class CurlTransfer: DeadlineOwner, @unchecked Sendable {
-        private enum Expiry {
-            case idle, request
+        private struct Shared {
+            var cancelled = false
+            /// The socket guard of the handle while the transfer runs, to shut its sockets down
+            /// from another thread (``cancel()``, an expired limit).
+            var activeSockets: OpaquePointer?
+            /// The idle limit, and the request limit until a streamed reply's head (libcurl's own
+            /// timeout bounds a buffered reply's whole exchange, and its connect timeout the
+            /// connection); the error-body bound.
+            var transfer: TransferState
         }
 
         /// The request body when it is read from a stream, else `nil`.
@@ -255,33 +262,18 @@
         var onHead: ((Result<HTTPStreamingResponse, any Error>) -> Void)?
         /// The streamed body, once the head has arrived.
         private var streamedBody: StreamedBody?
-        /// The socket guard of the handle while the transfer runs, to shut its sockets down from
-        /// another thread (``cancel()``, an expired limit); guarded by `lock`.
-        private var activeSockets: OpaquePointer?
         private let progress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
         private let timeouts: HTTPTimeouts
-        private let lock = NSLock()
-        private var cancelled = false
+        private let shared: Locked<Shared>
         private var statusCode = 0
         private var headers: [String: String] = [:]
         /// The name under which `headers` holds each lowercased name.
         private var headerNames: [String: String] = [:]
         private var body = Data()
-        /// The bytes of a non-2xx body kept, or of a streamed body handed on.
-        private var received = 0
-        private var cutAtLimit = false
         private var readFailure: (any Error)?
         private var sent: Int64 = 0
         private var reportedBytes: Int64 = 0
         private var movedBytes: Int64 = 0
-        // Time limits, in `DispatchTime` nanoseconds; guarded by `lock`.
-        /// Whether a deadline is scheduled with ``DeadlineScheduler/shared``.
-        private var armed = false
-        private var lastActivity: UInt64 = 0
-        private var requestDeadline: UInt64?
-        /// Whether the transfer's thread waits for the reader of a streamed body: not idle time.
-        private var waitingForReader = false
-        private var expiry: Expiry?
 
         /// - Parameters:
         ///   - body: The request body: `nil`, bytes, or a stream of `length` bytes.
@@ -298,6 +290,11 @@
             self.progress = progress
             self.timeouts = timeouts
             self.streaming = streaming
+            shared = Locked(
+                Shared(
+                    transfer: TransferState(
+                        timeouts: timeouts, limits: streaming ? [.request, .idle] : [.idle],
+                        errorBodyLimit: URLSessionTransport.maxErrorBodyBytes)))
         }
 
         enum Body {
@@ -308,14 +305,14 @@
         /// Ends the transfer from any thread: at once when libcurl waits on the network (its
         /// sockets are shut down), else at its next callback.
         func cancel() {
-            lock.withLock {
-                cancelled = true
+            shared.withLock { shared in
+                shared.cancelled = true
                 // Under the lock: once `perform` has cleared it, the handle may serve another transfer.
-                if let activeSockets { clibcurl_socket_guard_shutdown(activeSockets) }
+                if let sockets = shared.activeSockets { clibcurl_socket_guard_shutdown(sockets) }
             }
         }
 
-        private var isCancelled: Bool { lock.withLock { cancelled } }
+        private var isCancelled: Bool { shared.withLock { $0.cancelled } }
 
         /// Runs the transfer to its end, blocking the calling thread.
         func perform(_ request: HTTPRequest, headerLines: [String]) -> Result<HTTPResponse, any Error> {
@@ -324,9 +321,9 @@
                 return .failure(OpenAIError(kind: .connection, message: "libcurl could not start a transfer."))
             }
             let handle = lease.handle
-            let running: Bool = lock.withLock {
-                if cancelled { return false }
-                activeSockets = lease.sockets
+            let running: Bool = shared.withLock { shared in
+                if shared.cancelled { return false }
+                shared.activeSockets = lease.sockets
                 return true
             }
             guard running else {
@@ -341,9 +338,9 @@
             var reusable = false
             defer {
                 // No shutdown from another thread once the handle may serve another transfer.
-                let stopped = lock.withLock {
-                    activeSockets = nil
-                    return cancelled || expiry != nil
+                let stopped = shared.withLock { shared in
+                    shared.activeSockets = nil
+                    return shared.cancelled || shared.transfer.expiry != nil
                 }
                 pool.checkin(lease, reusable: reusable && !stopped)
                 clibcurl_slist_free_all(list)
@@ -407,7 +404,7 @@
             armLimits()
             let code = clibcurl_easy_perform(handle)
             let elapsed = (ContinuousClock.now - started).seconds
-            let expiry = disarmLimits()
+            let (expiry, cutAtLimit) = disarmLimits()
             switch code {
             case Int32(CLibcurlOK):
                 reusable = !cutAtLimit
@@ -460,7 +457,7 @@
         fileprivate func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int {
             if isCancelled { return Int(CLibcurlReadAbort) }
             guard let input else { return 0 }
-            lock.withLock { lastActivity = Self.now() }
+            shared.withLock { $0.transfer.activity(at: Self.now()) }
             let wanted = Int(min(Int64(count), length - sent))
             guard wanted > 0 else { return 0 }
             let read = buffer.withMemoryRebound(to: UInt8.self, capacity: wanted) { input.read($0, maxLength: wanted) }
@@ -485,10 +482,10 @@
                 // A new reply head (after a 100 Continue): start over.
                 let parts = text.split(separator: " ", maxSplits: 2)
                 statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+                shared.withLock { $0.transfer.replyHead(statusCode: statusCode) }
                 headers = [:]
                 headerNames = [:]
                 body = Data()
-                received = 0
             } else if text.isEmpty {
                 // The end of a head: the reply's own when it is not informational.
                 if streaming, statusCode >= 200 { deliverHead() }
@@ -510,7 +507,7 @@
             guard streamedBody == nil, let onHead else { return }
             self.onHead = nil
             // The head has arrived: the body is bounded by the idle limit alone.
-            lock.withLock { requestDeadline = nil }
+            shared.withLock { $0.transfer.streamedHeadArrived() }
             let body = StreamedBody(readerGone: { [weak self] in self?.cancel() })
             streamedBody = body
             onHead(
@@ -541,31 +538,26 @@
                 body.append(UnsafeBufferPointer(rebasing: bytes[...]).withMemoryRebound(to: UInt8.self) { Data($0) })
                 return bytes.count
             }
-            let kept = success ? bytes.count : min(URLSessionTransport.maxErrorBodyBytes - received, bytes.count)
+            // A 2xx body is kept whole; an error body up to its limit.
+            let kept = shared.withLock { $0.transfer.admit(bytes.count) }
             if kept > 0 {
                 let chunk = UnsafeBufferPointer(rebasing: bytes[..<kept]).withMemoryRebound(to: UInt8.self) {
                     Data($0)
                 }
-                received += kept
                 if streaming {
                     if streamedBody == nil { deliverHead() }
                     // Waits while the reader is behind; the time waited is not idle time.
-                    lock.withLock { waitingForReader = true }
+                    shared.withLock { _ = $0.transfer.readerLags(true, at: Self.now()) }
                     let appended = streamedBody?.appendWaiting(chunk) == true
-                    lock.withLock {
-                        waitingForReader = false
-                        lastActivity = Self.now()
-                    }
+                    let deadline = shared.withLock { $0.transfer.readerLags(false, at: Self.now()) }
+                    if let deadline { DeadlineScheduler.shared.schedule(self, at: deadline) }
                     guard appended else { return 0 }
                 } else {
                     body.append(chunk)
                 }
             }
-            if kept < bytes.count {
-                cutAtLimit = true
-                return 0  // Stop reading: the start of the error body is enough.
-            }
-            return bytes.count
+            // Stop reading at the limit: the start of the error body is enough.
+            return kept < bytes.count ? 0 : bytes.count
         }
 
         /// Called by libcurl at least once a second: records that bytes moved, reports upload
@@ -574,7 +566,7 @@
             if isCancelled { return 1 }
             if received + uploaded != movedBytes {
                 movedBytes = received + uploaded
-                lock.withLock { lastActivity = Self.now() }
+                shared.withLock { $0.transfer.activity(at: Self.now()) }
             }
             if uploaded != reportedBytes, uploaded > 0 {
                 reportedBytes = uploaded
@@ -587,59 +579,34 @@
 
         private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-        private static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
-            guard seconds.isFinite, seconds > 0, seconds < 1e9 else { return nil }
-            return UInt64(seconds * 1e9)
-        }
-
-        /// Starts the idle limit, and the request limit until a streamed reply's head, on the shared
-        /// ``DeadlineScheduler`` (libcurl's own timeout bounds a buffered reply's whole exchange,
-        /// and its connect timeout the connection). A limit that passes shuts the transfer's
-        /// sockets down.
+        /// Starts the limits on the shared ``DeadlineScheduler``; a limit that passes shuts the
+        /// transfer's sockets down.
         private func armLimits() {
-            let now = Self.now()
-            lock.withLock {
-                lastActivity = now
-                requestDeadline = streaming ? Self.nanoseconds(timeouts.request).map { now &+ $0 } : nil
-                armed = true
-                scheduleNextDeadline(from: now)
-            }
+            let deadline = shared.withLock { $0.transfer.start(at: Self.now()) }
+            if let deadline { DeadlineScheduler.shared.schedule(self, at: deadline) }
         }
 
         /// Stops the limits.
         ///
-        /// - Returns: The limit that ended the transfer, if one did.
-        private func disarmLimits() -> Expiry? {
-            lock.withLock {
-                armed = false
-                DeadlineScheduler.shared.cancel(self)
-                return expiry
-            }
-        }
-
-        /// Schedules the earliest deadline in force, or a check one idle period ahead while the
-        /// transfer waits for its reader. Call with `lock` held.
-        private func scheduleNextDeadline(from now: UInt64) {
-            let idle = Self.nanoseconds(timeouts.idle).map { (waitingForReader ? now : lastActivity) &+ $0 }
-            guard armed, let deadline = [requestDeadline, idle].compactMap({ $0 }).min() else { return }
-            DeadlineScheduler.shared.schedule(self, at: max(deadline, now))
+        /// - Returns: The limit that ended the transfer, if one did, and whether an error body was
+        ///   cut at its limit.
+        private func disarmLimits() -> (TransferState.Expiry?, cutAtLimit: Bool) {
+            let ended = shared.withLock { ($0.transfer.stop(), $0.transfer.cutAtLimit) }
+            DeadlineScheduler.shared.cancel(self)
+            return ended
         }
 
         /// The scheduled deadline has passed: ends the transfer when a limit has passed, else
         /// waits for the next deadline.
         func deadlineReached() {
-            let now = Self.now()
-            let expired: Bool = lock.withLock {
-                guard armed, expiry == nil else { return false }
-                if let requestDeadline, now >= requestDeadline {
-                    expiry = .request
-                } else if !waitingForReader, let idle = Self.nanoseconds(timeouts.idle), now >= lastActivity &+ idle {
-                    expiry = .idle
+            let outcome = shared.withLock { shared in
+                let outcome = shared.transfer.deadlineReached(at: Self.now())
+                if case .expired = outcome, let sockets = shared.activeSockets {
+                    clibcurl_socket_guard_shutdown(sockets)
                 }
-                if expiry == nil { scheduleNextDeadline(from: now) }
-                return expiry != nil
+                return outcome
             }
-            if expired { lock.withLock { activeSockets.map { clibcurl_socket_guard_shutdown($0) } } }
+            if case .wait(let deadline) = outcome { DeadlineScheduler.shared.schedule(self, at: deadline) }
         }
     }
 

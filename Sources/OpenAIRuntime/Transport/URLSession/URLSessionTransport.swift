@@ -352,16 +352,22 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// The state of one `URLSessionTask`: where its head and body go, and its time limits (on the
-/// shared ``DeadlineScheduler``'s timer).
-/// `@unchecked Sendable`: `lock` guards every `var` except `expectedBodyLength` and `cleanup`,
-/// which are set before the task starts.
+/// The state of one `URLSessionTask`: where its head and body go, and its time limits (a
+/// ``TransferState`` on the shared ``DeadlineScheduler``'s timer).
+/// `@unchecked Sendable`: `expectedBodyLength` is set before the task starts; the rest that
+/// changes is in `state`.
 private final class TaskHandler: DeadlineOwner, @unchecked Sendable {
     enum Mode { case buffered, streaming }
 
-    /// Which limit of ``HTTPTimeouts`` passed.
-    enum Expiry {
-        case request, idle, connect
+    private struct State {
+        var buffered: CheckedContinuation<HTTPResponse, any Swift.Error>?
+        var head: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>?
+        var streamedBody: StreamedBody?
+        var response: HTTPURLResponse?
+        var data = Data()
+        var task: URLSessionDataTask?
+        var transfer: TransferState
+        var cleanup: (@Sendable () -> Void)?
     }
 
     let mode: Mode
@@ -374,30 +380,7 @@ private final class TaskHandler: DeadlineOwner, @unchecked Sendable {
     /// The method as the SDK sent it, for the redirect rule.
     let originalMethod: String
     var expectedBodyLength: Int64?
-    /// Runs once when the task has ended (removes a spooled body's file).
-    var cleanup: (@Sendable () -> Void)?
-
-    private let lock = NSLock()
-    private var buffered: CheckedContinuation<HTTPResponse, any Swift.Error>?
-    private var head: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>?
-    private var streamedBody: StreamedBody?
-    /// Whether the task is suspended because the reader of a streamed body is behind: the idle
-    /// limit does not run meanwhile.
-    private var suspendedForReader = false
-    private var response: HTTPURLResponse?
-    private var data = Data()
-    /// For a non-2xx reply: the most body bytes read (buffered or streamed).
-    private var bodyLimit = Int.max
-    private var bodyReceived = 0
-    private var cutAtLimit = false
-    private var expired: Expiry?
-    private var task: URLSessionDataTask?
-    // Time limits, in `DispatchTime` nanoseconds.
-    /// Whether a deadline is scheduled with ``DeadlineScheduler/shared``.
-    private var armed = false
-    private var requestDeadline: UInt64?
-    private var connectDeadline: UInt64?
-    private var lastActivity: UInt64 = 0
+    private let state: Locked<State>
 
     init(mode: Mode, request: HTTPRequest, timeouts: HTTPTimeouts) {
         self.mode = mode
@@ -406,26 +389,33 @@ private final class TaskHandler: DeadlineOwner, @unchecked Sendable {
         originalURL = request.url
         hasBody = request.body != nil
         originalMethod = request.method
+        state = Locked(
+            State(transfer: TransferState(timeouts: timeouts, errorBodyLimit: URLSessionTransport.maxErrorBodyBytes)))
+    }
+
+    /// Runs once when the task has ended (removes a spooled body's file); set before it starts.
+    var cleanup: (@Sendable () -> Void)? {
+        get { state.withLock { $0.cleanup } }
+        set { state.withLock { $0.cleanup = newValue } }
     }
 
     func start(_ task: URLSessionDataTask, buffered continuation: CheckedContinuation<HTTPResponse, any Swift.Error>) {
-        lock.lock()
-        buffered = continuation
-        self.task = task
-        arm()
-        lock.unlock()
-        task.resume()
-        if Task.isCancelled { task.cancel() }
+        start(task) { $0.buffered = continuation }
     }
 
     func start(
         _ task: URLSessionDataTask, head continuation: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>
     ) {
-        lock.lock()
-        head = continuation
-        self.task = task
-        arm()
-        lock.unlock()
+        start(task) { $0.head = continuation }
+    }
+
+    private func start(_ task: URLSessionDataTask, waiting: (inout State) -> Void) {
+        let deadline: UInt64? = state.withLock { state in
+            waiting(&state)
+            state.task = task
+            return state.transfer.start(at: Self.now())
+        }
+        if let deadline { DeadlineScheduler.shared.schedule(self, at: deadline) }
         task.resume()
         if Task.isCancelled { task.cancel() }
     }
@@ -434,112 +424,49 @@ private final class TaskHandler: DeadlineOwner, @unchecked Sendable {
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
-        guard seconds.isFinite, seconds >= 0 else { return nil }
-        return seconds >= 1e9 ? nil : UInt64(seconds * 1e9)
-    }
-
-    /// Starts the three limits; call with `lock` held.
-    private func arm() {
-        let now = Self.now()
-        lastActivity = now
-        requestDeadline = Self.nanoseconds(timeouts.request).map { now &+ $0 }
-        connectDeadline = Self.nanoseconds(timeouts.connect).map { now &+ $0 }
-        armed = true
-        schedule(from: now)
-    }
-
-    /// The earliest deadline still in force; call with `lock` held.
-    private func nextDeadline() -> UInt64? {
-        var deadline = requestDeadline
-        if let connectDeadline { deadline = min(deadline ?? .max, connectDeadline) }
-        // While the task is suspended for the reader, no byte can arrive: the idle limit waits.
-        if !suspendedForReader, let idle = Self.nanoseconds(timeouts.idle) {
-            deadline = min(deadline ?? .max, lastActivity &+ idle)
-        }
-        return deadline
-    }
-
-    /// Schedules the earliest deadline; call with `lock` held.
-    private func schedule(from now: UInt64) {
-        guard armed else { return }
-        guard let deadline = nextDeadline() else {
-            disarm()
-            return
-        }
-        DeadlineScheduler.shared.schedule(self, at: max(deadline, now))
-    }
-
     /// Runs when the scheduled deadline has passed: ends the task when a limit has passed, else
     /// waits for the next.
     func deadlineReached() {
-        lock.lock()
-        guard task != nil, expired == nil else {
-            lock.unlock()
-            return
+        let (outcome, task): (TransferState.DeadlineOutcome, URLSessionDataTask?) = state.withLock { state in
+            guard let task = state.task else { return (.none, nil) }
+            return (state.transfer.deadlineReached(at: Self.now()), task)
         }
-        let now = Self.now()
-        var expiry: Expiry?
-        if let requestDeadline, now >= requestDeadline {
-            expiry = .request
-        } else if let connectDeadline, now >= connectDeadline {
-            expiry = .connect
-        } else if !suspendedForReader, let idle = Self.nanoseconds(timeouts.idle), now >= lastActivity &+ idle {
-            expiry = .idle
+        switch outcome {
+        case .expired: task?.cancel()
+        case .wait(let deadline): DeadlineScheduler.shared.schedule(self, at: deadline)
+        case .none: break
         }
-        guard let expiry else {
-            schedule(from: now)
-            lock.unlock()
-            return
-        }
-        expired = expiry
-        let task = self.task
-        lock.unlock()
-        task?.cancel()
-    }
-
-    /// Records that bytes moved: the connection is up, the idle clock restarts. Call with `lock`
-    /// held.
-    private func activity(connected: Bool) {
-        lastActivity = Self.now()
-        if connected { connectDeadline = nil }
-    }
-
-    /// Stops every limit; call with `lock` held.
-    private func disarm() {
-        guard armed else { return }
-        armed = false
-        DeadlineScheduler.shared.cancel(self)
     }
 
     // MARK: Delegate callbacks
 
     func didReceive(_ response: URLResponse) {
-        lock.lock()
-        activity(connected: true)
-        guard let http = response as? HTTPURLResponse else {
-            lock.unlock()
-            return
-        }
-        self.response = http
-        if !(200..<300).contains(http.statusCode) { bodyLimit = URLSessionTransport.maxErrorBodyBytes }
-        guard mode == .streaming, let head else {
-            lock.unlock()
-            return
-        }
-        self.head = nil
-        // The head has arrived: the body is bounded by the idle limit alone.
-        requestDeadline = nil
-        let task = self.task
-        var pause: (@Sendable (Bool) -> Void)?
-        if Self.pausesTasks { pause = { [weak self] stop in self?.suspend(stop) } }
-        let body = StreamedBody(pause: pause, readerGone: { task?.cancel() })
-        streamedBody = body
-        lock.unlock()
-        head.resume(
+        typealias Delivery = (
+            head: CheckedContinuation<HTTPStreamingResponse, any Swift.Error>, body: StreamedBody,
+            response: HTTPURLResponse, task: URLSessionDataTask?
+        )
+        let delivery: Delivery? =
+            state.withLock { state in
+                state.transfer.activity(at: Self.now())
+                guard let http = response as? HTTPURLResponse else { return nil }
+                state.response = http
+                state.transfer.replyHead(statusCode: http.statusCode)
+                guard mode == .streaming, let head = state.head else { return nil }
+                state.head = nil
+                state.transfer.streamedHeadArrived()
+                let task = state.task
+                var pause: (@Sendable (Bool) -> Void)?
+                if Self.pausesTasks { pause = { [weak self] stop in self?.suspend(stop) } }
+                let body = StreamedBody(pause: pause, readerGone: { task?.cancel() })
+                state.streamedBody = body
+                return (head, body, http, task)
+            }
+        guard let delivery else { return }
+        let task = delivery.task
+        delivery.head.resume(
             returning: HTTPStreamingResponse(
-                statusCode: http.statusCode, headers: Self.headers(of: http), body: body.makeStream(),
-                close: { task?.cancel() }))
+                statusCode: delivery.response.statusCode, headers: Self.headers(of: delivery.response),
+                body: delivery.body.makeStream(), close: { task?.cancel() }))
     }
 
     /// Whether a streamed body's back-pressure suspends the task: on Apple platforms, where a
@@ -556,91 +483,73 @@ private final class TaskHandler: DeadlineOwner, @unchecked Sendable {
     /// Suspends the task while the reader of its body is behind, resumes it once the reader has
     /// caught up (``StreamedBody``'s `pause`, called in order).
     private func suspend(_ stop: Bool) {
-        lock.lock()
-        guard let task else {
-            lock.unlock()
-            return
+        let (task, deadline): (URLSessionDataTask?, UInt64?) = state.withLock { state in
+            guard let task = state.task else { return (nil, nil) }
+            return (task, state.transfer.readerLags(stop, at: Self.now()))
         }
-        suspendedForReader = stop
-        if !stop {
-            // The idle limit starts again from now (its deadline was dropped while suspended).
-            activity(connected: true)
-            if expired == nil {
-                armed = true
-                schedule(from: lastActivity)
-            }
-        }
-        lock.unlock()
+        guard let task else { return }
+        if let deadline { DeadlineScheduler.shared.schedule(self, at: deadline) }
         if stop { task.suspend() } else { task.resume() }
     }
 
     func didReceive(_ chunk: Data) {
-        lock.lock()
-        activity(connected: true)
-        guard !cutAtLimit else {
-            lock.unlock()
-            return
-        }
-        var chunk = chunk
-        var cancel: URLSessionDataTask?
-        if bodyReceived + chunk.count > bodyLimit {
+        let (kept, body, cancel): (Data, StreamedBody?, URLSessionDataTask?) = state.withLock { state in
+            state.transfer.activity(at: Self.now())
+            guard !state.transfer.cutAtLimit else { return (Data(), nil, nil) }
+            let kept = chunk.prefix(state.transfer.admit(chunk.count))
             // A non-2xx body beyond what the error keeps: stop reading it and close the connection.
-            chunk = chunk.prefix(max(0, bodyLimit - bodyReceived))
-            cutAtLimit = true
-            cancel = task
+            let cancel = state.transfer.cutAtLimit ? state.task : nil
+            guard mode == .streaming else {
+                state.data.append(kept)
+                return (Data(), nil, cancel)
+            }
+            return (kept, state.streamedBody, cancel)
         }
-        bodyReceived += chunk.count
-        if mode == .buffered {
-            data.append(chunk)
-            lock.unlock()
-        } else {
-            let body = streamedBody
-            lock.unlock()
-            if !chunk.isEmpty { body?.append(chunk) }
-        }
+        if !kept.isEmpty { body?.append(kept) }
         cancel?.cancel()
     }
 
     func didSend(_ totalBytesSent: Int64) {
-        lock.lock()
-        activity(connected: true)
-        lock.unlock()
+        state.withLock { $0.transfer.activity(at: Self.now()) }
         progress?(totalBytesSent, expectedBodyLength)
     }
 
     func didComplete(_ error: (any Swift.Error)?) {
-        lock.lock()
-        disarm()
-        let failure = cutAtLimit ? nil : error.map { Self.mapError($0, expired: expired, timeouts: timeouts) }
-        let buffered = self.buffered
-        let head = self.head
-        let body = streamedBody
-        let response = self.response
-        let data = self.data
-        self.buffered = nil
-        self.head = nil
-        self.streamedBody = nil
-        self.data = Data()
-        self.task = nil
-        let cleanup = self.cleanup
-        self.cleanup = nil
-        lock.unlock()
-        cleanup?()
-        if let buffered {
-            if let failure {
+        let ended = state.withLock { state in
+            let expiry = state.transfer.stop()
+            let failure =
+                state.transfer.cutAtLimit ? nil : error.map { Self.mapError($0, expired: expiry, timeouts: timeouts) }
+            defer {
+                state.buffered = nil
+                state.head = nil
+                state.streamedBody = nil
+                state.data = Data()
+                state.task = nil
+                state.cleanup = nil
+            }
+            return (
+                failure: failure, buffered: state.buffered, head: state.head, body: state.streamedBody,
+                response: state.response, data: state.data, cleanup: state.cleanup
+            )
+        }
+        DeadlineScheduler.shared.cancel(self)
+        ended.cleanup?()
+        if let buffered = ended.buffered {
+            if let failure = ended.failure {
                 buffered.resume(throwing: failure)
-            } else if let response {
+            } else if let response = ended.response {
                 buffered.resume(
                     returning: HTTPResponse(
-                        statusCode: response.statusCode, headers: Self.headers(of: response), body: data))
+                        statusCode: response.statusCode, headers: Self.headers(of: response), body: ended.data))
             } else {
                 buffered.resume(throwing: OpenAIError(kind: .connection, message: "The response is not HTTP."))
             }
         }
-        if let head {
-            head.resume(throwing: failure ?? OpenAIError(kind: .connection, message: "The response is not HTTP."))
+        if let head = ended.head {
+            head.resume(
+                throwing: ended.failure ?? OpenAIError(kind: .connection, message: "The response is not HTTP."))
         }
-        body?.finish(throwing: failure)
+        ended.body?.finish(throwing: ended.failure)
     }
 
     /// The reply's header fields as text (cast, as they are strings; described otherwise).
@@ -654,7 +563,9 @@ private final class TaskHandler: DeadlineOwner, @unchecked Sendable {
         return headers
     }
 
-    static func mapError(_ error: any Swift.Error, expired: Expiry?, timeouts: HTTPTimeouts) -> OpenAIError {
+    static func mapError(
+        _ error: any Swift.Error, expired: TransferState.Expiry?, timeouts: HTTPTimeouts
+    ) -> OpenAIError {
         if let error = error as? OpenAIError { return error }
         guard let urlError = error as? URLError else {
             return OpenAIError(kind: .connection, message: String(describing: error))
