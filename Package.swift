@@ -25,10 +25,7 @@ let package = Package(
         .target(
             name: "OpenAI",
             dependencies: ["OpenAIRuntime"],
-            path: "Sources/OpenAI",
-            // The generator writes the admin module's files and the CLI's catalogue into its one
-            // output folder.
-            exclude: ["Generated/Admin", "Generated/Catalogue"]
+            path: "Sources/OpenAI"
         ),
         // Everything the generated code is built on (client, transport, retries, errors, coding,
         // multipart, pagination, webhooks, server-sent events, the hand-written substitute types):
@@ -48,7 +45,7 @@ let package = Package(
         .target(
             name: "OpenAIAdmin",
             dependencies: ["OpenAI"],
-            path: "Sources/OpenAI/Generated/Admin"
+            path: "Sources/OpenAIAdmin"
         ),
         // Typed Realtime sessions on the generated event types; re-exports `OpenAIWebSocket`.
         .target(
@@ -74,15 +71,28 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         // MARK: Command-line tool
-        // The operation catalogue the generator writes for the `openai` tool (one JSON string).
-        .target(name: "OpenAICLICatalogue", path: "Sources/OpenAI/Generated/Catalogue"),
+        // The operation catalogue the generator writes for the `openai` tool (JSON strings).
+        .target(name: "OpenAICatalogue", path: "Sources/OpenAICatalogue"),
+        // The catalogue's format as `Codable` types: the generator encodes it, the tool decodes it.
+        .target(name: "OpenAICatalogueModel", path: "Sources/OpenAICatalogueModel"),
         // The tool on the runtime alone: commands, flags, help, validation, output, completions.
         // YAML values and bodies are read with libyaml through the YAML module it shares with the generator.
         .target(
             name: "OpenAICLI",
-            dependencies: ["OpenAIRuntime", "OpenAICLICatalogue", "OpenAIYAML", "OpenAICommandLine"],
+            dependencies: [
+                "OpenAIRuntime", "OpenAICatalogue", "OpenAICatalogueModel", "OpenAIYAML", "OpenAICommandLine",
+            ],
             path: "Sources/OpenAICLI"
         ),
+        // YAML (libyaml events to a node tree with line and column) for the generator's spec and the
+        // tool's flag values and bodies: named for neither.
+        .systemLibrary(
+            name: "OpenAILibYAML",
+            path: "Sources/CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(name: "OpenAIYAML", dependencies: ["OpenAILibYAML"], path: "Sources/OpenAIYAML"),
         // The grammar of flags the three executables share (`openai`, `openai mcp`, `openai-generator`):
         // `--x y`, `--x=y`, repeats, `--`, did-you-mean. Each keeps its own table of flags.
         .target(name: "OpenAICommandLine", path: "Sources/OpenAICommandLine"),
@@ -105,15 +115,10 @@ let package = Package(
         .executableTarget(name: "openai-request-bytes", dependencies: ["OpenAI"], path: "Tests/RequestBytesProbe"),
 
         // MARK: Generator
-        .systemLibrary(
-            name: "OpenAILibYAML",
-            path: "Generator/CYaml",
-            pkgConfig: "yaml-0.1",
-            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
-        ),
-        .target(name: "OpenAIYAML", dependencies: ["OpenAILibYAML"], path: "Generator/YAML"),
         .target(name: "OpenAIGeneratorOpenAPI", dependencies: ["OpenAIYAML"], path: "Generator/OpenAPI"),
-        .target(name: "OpenAIGeneratorCore", dependencies: ["OpenAIGeneratorOpenAPI"], path: "Generator/Core"),
+        .target(
+            name: "OpenAIGeneratorCore", dependencies: ["OpenAIGeneratorOpenAPI", "OpenAICatalogueModel"],
+            path: "Generator/Core"),
         // The commands (generate, check, diff) on one argument parser, each returning its outcome.
         .target(
             name: "OpenAIGeneratorCLI",
@@ -129,7 +134,7 @@ let package = Package(
             name: "OpenAIGeneratorTests",
             dependencies: [
                 "OpenAIGeneratorCLI", "OpenAIGeneratorCore", "OpenAIGeneratorOpenAPI", "OpenAIYAML",
-                "OpenAISDKTestSupport",
+                "OpenAICatalogueModel", "OpenAISDKTestSupport",
             ],
             path: "Tests/OpenAIGeneratorTests",
             // Spec fixtures and their expected Swift are data read by the tests, not test sources.

@@ -154,18 +154,23 @@ if [[ "$BASE_REV" != none ]]; then
     TREES+=(base)
 fi
 
-# Prints what a tree's SDK holds: generated files and lines of the OpenAI module, and of OpenAIAdmin (Generated/Admin,
-# which `--target OpenAI` does not compile) when there is one.
+# Prints what a tree's SDK holds: generated files and lines of the OpenAI module, and of OpenAIAdmin (which
+# `--target OpenAI` does not compile) when there is one. A tree is laid out either way: Sources/OpenAIAdmin and
+# Sources/OpenAICatalogue beside Sources/OpenAI, or (before) Generated/Admin and Generated/Catalogue inside it; the
+# catalogue is the `openai` tool's, counted in neither module.
 describe_tree() {
-    local dir="$1" generated="$1/Sources/OpenAI/Generated"
+    local dir="$1" generated="$1/Sources/OpenAI/Generated" admin="$1/Sources/OpenAIAdmin"
     local files lines
-    files="$(find "$generated" -name '*.swift' -not -path "$generated/Admin/*" | wc -l | tr -d ' ')"
-    lines="$(find "$generated" -name '*.swift' -not -path "$generated/Admin/*" -exec cat {} + | wc -l | tr -d ' ')"
+    [[ -d "$admin" ]] || admin="$generated/Admin"
+    files="$(find "$generated" -name '*.swift' -not -path "$generated/Admin/*" -not -path "$generated/Catalogue/*" \
+        | wc -l | tr -d ' ')"
+    lines="$(find "$generated" -name '*.swift' -not -path "$generated/Admin/*" -not -path "$generated/Catalogue/*" \
+        -exec cat {} + | wc -l | tr -d ' ')"
     printf 'Sources/OpenAI/Generated (OpenAI): %s Swift files, %s lines' "$files" "$lines"
-    if [[ -d "$generated/Admin" ]]; then
-        files="$(find "$generated/Admin" -name '*.swift' | wc -l | tr -d ' ')"
-        lines="$(find "$generated/Admin" -name '*.swift' -exec cat {} + | wc -l | tr -d ' ')"
-        printf '; Generated/Admin (OpenAIAdmin, not in these builds): %s files, %s lines' "$files" "$lines"
+    if [[ -d "$admin" ]]; then
+        files="$(find "$admin" -name '*.swift' | wc -l | tr -d ' ')"
+        lines="$(find "$admin" -name '*.swift' -exec cat {} + | wc -l | tr -d ' ')"
+        printf '; %s (OpenAIAdmin, not in these builds): %s files, %s lines' "${admin#"$1/"}" "$files" "$lines"
     fi
     printf '\n'
 }

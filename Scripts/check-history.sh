@@ -226,10 +226,6 @@ for admin, path in ((False, sys.argv[2]), (True, sys.argv[2] + ".admin")):
     if admin:
         products += ', .library(name: "OpenAIAdmin", targets: ["OpenAIAdmin"])'
         targets.append(admin_target)
-    else:
-        # Without the admin module there is no Generated/Admin folder to exclude (Generated/Catalogue, the `openai`
-        # tool's catalogue, is always written and stays excluded).
-        targets[-1] = re.sub(r'"Generated/Admin",\s*', "", targets[-1])
     body = ",\n".join("        " + "\n".join(line for line in block.splitlines()) for block in targets)
     manifest = lines + [f"    products: [{products}],", "    targets: [", body, "    ],",
                         "    swiftLanguageModes: [.v6]", ")"]
@@ -300,23 +296,27 @@ if [[ $GENERATE_ONLY -eq 0 && $FULL_BUILD -eq 0 ]]; then
     mkdir -p "$WORK/modules"
 fi
 
-# Compiles OpenAI (without Generated/Admin and Generated/Catalogue) and, when the spec has it, OpenAIAdmin with
-# `swiftc -emit-sil`: SIL to /dev/null, diagnostics to the log. OpenAI's module goes to $WORK/modules for OpenAIAdmin
-# to import (emitted only then: it is one more compiler job).
+# Whether the spec gave the OpenAIAdmin module files (beyond the manifest its folder always gets).
+has_admin() {
+    [[ -n "$(find "$pkg/Sources/OpenAIAdmin" -name '*.swift' -not -name Manifest.swift 2>/dev/null | head -n 1)" ]]
+}
+
+# Compiles OpenAI and, when the spec has it, OpenAIAdmin with `swiftc -emit-sil`: SIL to /dev/null, diagnostics to
+# the log. OpenAI's module goes to $WORK/modules for OpenAIAdmin to import (emitted only then: it is one more compiler
+# job). Sources/OpenAICatalogue is the `openai` tool's, not the SDK's.
 compile_modules() {
     local log="$1" sources=() file module=()
     rm -rf "$WORK/modules/OpenAI.swiftmodule"
-    if [[ -d "$pkg/Sources/OpenAI/Generated/Admin" ]]; then
+    if has_admin; then
         module=(-emit-module -emit-module-path "$WORK/modules/OpenAI.swiftmodule")
     fi
-    # Generated/Catalogue is the `openai` tool's (its own target), not the SDK's.
     while IFS= read -r file; do sources+=("$file"); done < <(find "$pkg/Sources/OpenAI" -name '*.swift' \
-        -not -path '*/Generated/Admin/*' -not -path '*/Generated/Catalogue/*' | LC_ALL=C sort)
+        | LC_ALL=C sort)
     swiftc -module-name OpenAI "${SWIFTC_FLAGS[@]}" -emit-sil ${module[@]+"${module[@]}"} "${sources[@]}" \
         >/dev/null 2>"$log" || return
     [[ ${#module[@]} -gt 0 ]] || return 0
     sources=()
-    while IFS= read -r file; do sources+=("$file"); done < <(find "$pkg/Sources/OpenAI/Generated/Admin" -name '*.swift' \
+    while IFS= read -r file; do sources+=("$file"); done < <(find "$pkg/Sources/OpenAIAdmin" -name '*.swift' \
         | LC_ALL=C sort)
     swiftc -module-name OpenAIAdmin "${SWIFTC_FLAGS[@]}" -I "$WORK/modules" -emit-sil "${sources[@]}" \
         >/dev/null 2>>"$log"
@@ -325,19 +325,21 @@ for spec in "${SPECS[@]}"; do
     name="$(basename "$spec")"
     dir="$WORK/${name%.yaml}"
     mkdir -p "$dir"
-    rm -rf "$pkg/Sources/OpenAI/Generated"
+    rm -rf "$pkg/Sources/OpenAI/Generated" "$pkg/Sources/OpenAIAdmin" "$pkg/Sources/OpenAICatalogue"
 
     printf '\n==> %s\n' "$name"
     gen_log="$dir/generate.log"
     start="$(now)"
     gen_status=0
-    "$GENERATOR" generate --spec "$spec" --output "$pkg/Sources/OpenAI/Generated" >"$gen_log" 2>&1 || gen_status=$?
+    "$GENERATOR" generate --spec "$spec" --output "$pkg/Sources/OpenAI/Generated" \
+        --admin-output "$pkg/Sources/OpenAIAdmin" --catalogue-output "$pkg/Sources/OpenAICatalogue" \
+        >"$gen_log" 2>&1 || gen_status=$?
     gen_seconds="$(elapsed_since "$start")"
-    # A spec with admin-key resources also gets the OpenAIAdmin module (Generated/Admin/). The manifest is rewritten
-    # only when it changes, so that SwiftPM keeps the runtime's build.
+    # A spec with admin-key resources also gets the OpenAIAdmin module (Sources/OpenAIAdmin). The manifest is
+    # rewritten only when it changes, so that SwiftPM keeps the runtime's build.
     manifest="$WORK/Package.swift"
     admin="no"
-    if [[ -d "$pkg/Sources/OpenAI/Generated/Admin" ]]; then
+    if has_admin; then
         manifest="$WORK/Package.swift.admin"
         admin="yes"
     fi

@@ -142,15 +142,11 @@ swift_files() {
 }
 
 # A library module: library NAME OPTIMIZATION SOURCE_DIR "DEPENDENCY..." [extra swiftc arguments...] (sources: every
-# Swift file of SOURCE_DIR; for OpenAI, Sources/OpenAI without the admin module's files).
+# Swift file of SOURCE_DIR).
 library() {
     local name="$1" optimization="$2" dir="$3" dependencies="$4" sources=()
     shift 4
-    if [[ "$name" == "OpenAI" ]]; then
-        mapfile -t sources < <(swift_files "$dir" -not -path '*/Generated/Admin/*')
-    else
-        mapfile -t sources < <(swift_files "$dir")
-    fi
+    mapfile -t sources < <(swift_files "$dir")
     step "$name" "$SCRATCH/lib/lib$name.a" "$dependencies" -- swiftc -emit-library -static -emit-module \
         -emit-module-path "$SCRATCH/modules/$name.swiftmodule" -module-name "$name" -enable-testing \
         "$optimization" -j2 "${SANITIZE[@]}" -I "$SCRATCH/modules" "$@" "${sources[@]}" -o "$SCRATCH/lib/lib$name.a"
@@ -210,7 +206,7 @@ build_target() {
     # The fuzzing build's modules come first in the search path: they are the ones linked. The extra objects come
     # before the archives, which the linker searches only for symbols already wanted.
     step "target-$target" "$SCRATCH/bin/$target" "${libraries[*]-}" -- swiftc "$OPTIMIZE" "${SANITIZE[@]}" -module-name "Fuzz$target" \
-        -I "$SCRATCH/modules" -I Generator/CYaml "${sources[@]}" ${extra[@]+"${extra[@]}"} ${archives[@]+"${archives[@]}"} \
+        -I "$SCRATCH/modules" -I Sources/CLibYAML "${sources[@]}" ${extra[@]+"${extra[@]}"} ${archives[@]+"${archives[@]}"} \
         -o "$SCRATCH/bin/$target"
 }
 
@@ -218,12 +214,12 @@ build_library() {
     case "$1" in
         OpenAIRuntime) library OpenAIRuntime "$OPTIMIZE" Sources/OpenAIRuntime "" ;;
         OpenAI) library OpenAI -Onone Sources/OpenAI OpenAIRuntime ;;
-        OpenAIYAML) library OpenAIYAML "$OPTIMIZE" Generator/YAML "" -I Generator/CYaml ;;
+        OpenAIYAML) library OpenAIYAML "$OPTIMIZE" Sources/OpenAIYAML "" -I Sources/CLibYAML ;;
         OpenAIGeneratorOpenAPI)
-            library OpenAIGeneratorOpenAPI "$OPTIMIZE" Generator/OpenAPI OpenAIYAML -I Generator/CYaml
+            library OpenAIGeneratorOpenAPI "$OPTIMIZE" Generator/OpenAPI OpenAIYAML -I Sources/CLibYAML
             ;;
         OpenAIGeneratorCore)
-            library OpenAIGeneratorCore "$OPTIMIZE" Generator/Core OpenAIGeneratorOpenAPI -I Generator/CYaml
+            library OpenAIGeneratorCore "$OPTIMIZE" Generator/Core OpenAIGeneratorOpenAPI -I Sources/CLibYAML
             ;;
     esac
 }

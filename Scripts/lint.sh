@@ -17,12 +17,12 @@
 #            Their server runs on ../shared/spec/openapi.yaml and ../shared/fixtures beside the tree; without those
 #            these tests skip (and with CI=true the check fails).
 #   sizes    hand-written Swift files (the swift check's) at most 800 lines (STYLE.md habit 15). Generated Swift files
-#            (Sources/OpenAI/Generated) at most the generator's line cap in lines below their header and imports, as
+#            (GENERATED_DIRS below) at most the generator's line cap in lines below their header and imports, as
 #            the generator counts them when it splits files (Generator/Core/Naming/FileLayout.swift): the default of
 #            `openai-generator generate --line-cap`, read from `GeneratorConfiguration.defaultLineCap`
 #            (Generator/Core/Rendering/SwiftGenerator.swift), which
 #            Scripts/regenerate.sh and Scripts/update-spec.sh keep.
-#   headers  every Swift file under Sources/OpenAI/Generated starts with the generator's two header lines (its name
+#   headers  every Swift file under each of GENERATED_DIRS starts with the generator's two header lines (its name
 #            and version, then DO NOT EDIT) exactly as the folder's Manifest.swift does; the manifest's spec-sha256
 #            (the spec hash is in the manifest alone) is Spec/lock.json's sha256; the manifest lists exactly the
 #            folder's Swift files.
@@ -46,7 +46,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Paths in the linted tree, and the limits.
-GENERATED_DIR="Sources/OpenAI/Generated"   # the generator's output folder (`generate --output`'s default)
+# The generator's output folders (`generate --list-outputs`' defaults, the DocC articles aside).
+GENERATED_DIRS=(Sources/OpenAI/Generated Sources/OpenAIAdmin Sources/OpenAICatalogue)
 HAND_WRITTEN_MAX_LINES=800                 # STYLE.md habit 15
 LINE_CAP_SOURCE="Generator/Core/Rendering/SwiftGenerator.swift" # `static let defaultLineCap = N`: `generate --line-cap`
 ALL_CHECKS=(swift python pytest sizes headers portability)
@@ -121,9 +122,9 @@ trap 'rm -rf "$WORK"' EXIT
 # --- the files ---------------------------------------------------------------------------------------------------------
 
 # Writes the NUL-separated lists the checks read: $WORK/hand-written (*.swift but what .swift-format-ignore lists),
-# $WORK/generated (*.swift under GENERATED_DIR) and $WORK/python (*.py). Fails on an unreadable ignore file.
+# $WORK/generated (*.swift under GENERATED_DIRS) and $WORK/python (*.py). Fails on an unreadable ignore file.
 tree_files "$LINT_ROOT" >"$WORK/files"
-python3 "$ROOT/Scripts/lint/file_lists.py" "$WORK" "$GENERATED_DIR"
+python3 "$ROOT/Scripts/lint/file_lists.py" "$WORK" "${GENERATED_DIRS[@]}"
 
 # Prints how many NUL-separated entries a list file holds.
 count_entries() { tr -cd '\0' <"$1" | wc -c | tr -d ' '; }
@@ -246,7 +247,7 @@ check_sizes() {
 }
 
 check_headers() {
-    python3 "$ROOT/Scripts/lint/headers.py" "$WORK" "$GENERATED_DIR" "$WORK/note"
+    python3 "$ROOT/Scripts/lint/headers.py" "$WORK" "$WORK/note" "${GENERATED_DIRS[@]}"
     local status=$?
     NOTE="$(cat "$WORK/note" 2>/dev/null || true)"
     return "$status"

@@ -32,13 +32,17 @@ def same_file(a, b):
         return fa.read() == fb.read()
 
 
+# The generator's output folders (`openai-generator generate --list-outputs` in the checkout, the DocC articles aside).
+GENERATED = ("Sources/OpenAI/Generated", "Sources/OpenAIAdmin", "Sources/OpenAICatalogue")
+
+
 def sync(main, copy):
-    """Makes copy hold exactly main's listed files (NUL-separated on stdin) and Sources/OpenAI/Generated/; files
-    with the same bytes are left alone (their modification times too), so builds stay incremental."""
+    """Makes copy hold exactly main's listed files (NUL-separated on stdin) and the generated folders (GENERATED);
+    files with the same bytes are left alone (their modification times too), so builds stay incremental."""
     wanted = {rel for rel in sys.stdin.read().split("\0") if rel}
-    gen = os.path.join(main, "Sources/OpenAI/Generated")
-    for dirpath, _, names in os.walk(gen):
-        wanted |= {os.path.relpath(os.path.join(dirpath, n), main) for n in names}
+    for folder in GENERATED:
+        for dirpath, _, names in os.walk(os.path.join(main, folder)):
+            wanted |= {os.path.relpath(os.path.join(dirpath, n), main) for n in names}
     copied = 0
     for rel in sorted(wanted):
         src, dst = os.path.join(main, rel), os.path.join(copy, rel)
@@ -66,20 +70,21 @@ def sync(main, copy):
 
 
 def state(root, out):
-    """sha256 and modification time of every file under the generated folders (Sources/OpenAI/Generated/, the DocC
-    articles in Sources/OpenAI/OpenAI.docc/Generated/) and Spec/, plus stray staging folders beside Generated/."""
+    """sha256 and modification time of every file under the generated folders (GENERATED, the DocC articles in
+    Sources/OpenAI/OpenAI.docc/Generated/) and Spec/, plus stray staging folders beside them."""
     files = {}
-    for top in ("Sources/OpenAI/Generated", "Sources/OpenAI/OpenAI.docc/Generated", "Spec"):
+    for top in GENERATED + ("Sources/OpenAI/OpenAI.docc/Generated", "Spec"):
         for dirpath, _, names in os.walk(os.path.join(root, top)):
             for n in names:
                 path = os.path.join(dirpath, n)
                 files[os.path.relpath(path, root)] = [digest(path), os.stat(path).st_mtime_ns]
+    # The generator stages a folder's files in `.NAME.staging-PID` beside it.
     staging = sorted(
         n
-        for folder in ("Sources/OpenAI", "Sources/OpenAI/OpenAI.docc")
+        for folder in ("Sources", "Sources/OpenAI", "Sources/OpenAI/OpenAI.docc")
         if os.path.isdir(os.path.join(root, folder))
         for n in os.listdir(os.path.join(root, folder))
-        if n.startswith(".Generated")
+        if n.startswith((".Generated", ".OpenAIAdmin", ".OpenAICatalogue"))
     )
     json.dump({"files": files, "staging": staging}, open(out, "w"), indent=1, sort_keys=True)
 

@@ -1,4 +1,4 @@
-// Fuzz target: the generator's front end on a spec file's bytes (Generator/YAML: libyaml events to
+// Fuzz target: the generator's front end on a spec file's bytes (Sources/OpenAIYAML: libyaml events to
 // a node tree; Generator/OpenAPI: the loader; then the translate and render stages).
 //
 // The input is a spec file (YAML or JSON). Invariants:

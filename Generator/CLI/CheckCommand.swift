@@ -6,16 +6,18 @@ import OpenAIGeneratorCore
 public enum CheckCommand {
     /// Usage text of `check`.
     public static let usage = """
-        usage: openai-generator check [--spec PATH] [--output DIR] [--docs-output DIR|none] [--lock PATH]
+        usage: openai-generator check [--spec PATH] [--output DIR] [--admin-output DIR] [--catalogue-output DIR]
+                                      [--docs-output DIR|none] [--lock PATH]
                                       [--overrides PATH] [--cli-commands PATH] [--line-cap N]
                                       [--access public|package|internal]
 
-        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output as for generate,
+        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --admin-output,
+        --catalogue-output and --docs-output as for generate,
         --lock Spec/lock.json, --overrides Spec/overrides.json (skipped when absent; a path given must exist;
         `none`: no overrides), --cli-commands as for generate, --line-cap \(GeneratorConfiguration.defaultLineCap), --access public (what
         `generate` was given).
         Generates in memory, laid out as the output folder's TypeIndex.swift says (as generate lays it out),
-        and compares with the output folder (and the DocC articles' folder), file by file; writes nothing.
+        and compares with the output folders (and the DocC articles' folder), file by file; writes nothing.
         Exit status: 0 the folder matches and the spec's sha256 is the lock's; 1 drift, another spec, or an
         invalid spec; 2 usage error; 3 I/O error.
         """
@@ -33,7 +35,6 @@ public enum CheckCommand {
         case .failure(let stop): return stop.outcome
         }
         let lockPath = parsed.value("--lock", default: "Spec/lock.json")
-        let outputPath = SpecGeneration.outputFolder(parsed)
         var problems: [String] = []
         if let data = FileManager.default.contents(atPath: lockPath),
             let lock = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
@@ -46,10 +47,7 @@ public enum CheckCommand {
         } else {
             problems.append("\(lockPath): cannot read the lock's sha256")
         }
-        var outputs = [(files: generation.result.files, path: outputPath)]
-        if let docsPath = SpecGeneration.documentationFolder(parsed) {
-            outputs.append((generation.result.documentation, docsPath))
-        }
+        let outputs = generation.outputs(parsed)
         for output in outputs {
             for difference in OutputWriter.differences(output.files, in: URL(fileURLWithPath: output.path)) {
                 problems.append("\(output.path)/\(difference)")

@@ -5,12 +5,16 @@ import OpenAIGeneratorCore
 public enum GenerateCommand {
     /// Usage text of `generate`.
     public static let usage = """
-        usage: openai-generator generate [--spec PATH] [--output DIR] [--docs-output DIR|none]
+        usage: openai-generator generate [--spec PATH] [--output DIR] [--admin-output DIR]
+                                         [--catalogue-output DIR] [--docs-output DIR|none]
                                          [--access public|package|internal] [--overrides PATH] [--force]
                                          [--strict] [--line-cap N] [--fresh-layout] [--cli-commands PATH]
                                          [--list-outputs]
 
-        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --docs-output the Generated
+        Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated (the OpenAI module's files),
+        --admin-output and --catalogue-output the OpenAIAdmin and OpenAICatalogue folders beside the output
+        folder's module folder (Sources/OpenAIAdmin, Sources/OpenAICatalogue) when they exist, else Admin/ and
+        Catalogue/ inside the output folder, --docs-output the Generated
         folder of the OpenAI.docc catalog beside the output folder when there is one (the DocC articles that
         curate the generated API; `none`: not written), --overrides Spec/overrides.json (skipped when absent; a
         path given must exist; `none`: no overrides), --cli-commands Spec/cli-commands.json (the official CLI's
@@ -25,8 +29,8 @@ public enum GenerateCommand {
         type when its area's operations no longer reach it, when it gets or leaves a file of its own, or when
         its file grows over the line cap); --fresh-layout lays every type out from the spec alone, as in an
         empty folder.
-        --list-outputs prints the folders generate writes with these options (the output folder, then the
-        DocC folder when there is one), one per line, and reads and writes nothing: Scripts/update-spec.sh
+        --list-outputs prints the folders generate writes with these options (the output folder, the
+        admin and catalogue folders when they are folders of their own, then the DocC folder when there is one), one per line, and reads and writes nothing: Scripts/update-spec.sh
         snapshots, rolls back and commits exactly these.
         Exit status: 0 success; 1 invalid spec or overrides, a warning with --strict, or a folder it does not
         own; 2 usage error; 3 I/O error.
@@ -49,8 +53,6 @@ public enum GenerateCommand {
         case .failure(let stop): return stop.outcome
         }
         let result = generation.result
-        let outputPath = SpecGeneration.outputFolder(parsed)
-        let docsPath = SpecGeneration.documentationFolder(parsed)
         let warnings = result.diagnostics.filter { $0.severity == .warning }
         var errorOutput = ""
         if parsed.has("--strict") && !warnings.isEmpty {
@@ -58,18 +60,19 @@ public enum GenerateCommand {
             errorOutput += "generate --strict: \(warnings.count) warning(s); the output folder was not changed.\n"
             return CommandOutcome(status: 1, errorOutput: errorOutput)
         }
-        var outputs = [(files: result.files, path: outputPath)]
-        if let docsPath { outputs.append((result.documentation, docsPath)) }
+        let outputs = generation.outputs(parsed)
         var written = 0
         do {
-            // Both folders are judged before either is written: a refusal changes neither.
+            // Every folder is judged before any is written: a refusal changes none.
             for output in outputs {
                 try OutputWriter.verifyOwnership(
                     output.files, in: URL(fileURLWithPath: output.path), force: parsed.has("--force"))
             }
         } catch {
             let unchanged =
-                outputs.count == 1 ? "The output folder was not changed." : "Neither output folder was changed."
+                outputs.count == 1
+                ? "The output folder was not changed."
+                : outputs.count == 2 ? "Neither output folder was changed." : "No output folder was changed."
             return .failure(1, "\(error)\n\(unchanged)")
         }
         for output in outputs {
@@ -91,8 +94,8 @@ public enum GenerateCommand {
             "operations: \(result.operationCount) (methods: \(result.operationCount))",
             "schemas: \(result.schemaCount); types: \(result.typeCount) "
                 + "(inline schemas emitted as an equal component: \(result.reusedComponents))",
-            "files: \(result.files.count) (\(lines) lines) in \(outputPath)"
-                + (docsPath.map { ", \(result.documentation.count) in \($0)" } ?? "") + "; \(written) changed",
+            "files (lines: \(lines)): "
+                + outputs.map { "\($0.files.count) in \($0.path)" }.joined(separator: ", ") + "; \(written) changed",
             "warnings: \(warnings.count); notes: \(result.diagnostics.count - warnings.count)",
         ]
         for kind in byKind.keys.sorted() { report.append("  \(kind): \(byKind[kind] ?? 0)") }
@@ -114,7 +117,8 @@ public enum GenerateCommand {
                 throw UsageError("generate takes no positional argument: \(parsed.positional[0])")
             }
             let folders =
-                [SpecGeneration.outputFolder(parsed)] + [SpecGeneration.documentationFolder(parsed)].compactMap { $0 }
+                SpecGeneration.fileFolders(parsed).map(\.path)
+                + [SpecGeneration.documentationFolder(parsed)].compactMap { $0 }
             return CommandOutcome(status: 0, output: folders.joined(separator: "\n") + "\n")
         } catch {
             return .usageError(error, usage: usage)

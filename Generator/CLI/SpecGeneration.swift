@@ -15,7 +15,53 @@ struct SpecGeneration {
     /// The options `generate` and `check` both take, with their defaults.
     static let valuedOptions: Set<String> = [
         "--spec", "--output", "--docs-output", "--overrides", "--cli-commands", "--line-cap", "--access",
+        "--admin-output", "--catalogue-output",
     ]
+
+    /// The option that names the folder of each target of its own (``OutputLayout/targetFolders``).
+    static func option(for folder: OutputLayout.TargetFolder) -> String {
+        folder.prefix == SDKModule.admin.folder ? "--admin-output" : "--catalogue-output"
+    }
+
+    /// The folders the generated files go to: the output folder (the tree's root), then each part
+    /// of the tree that is a target of its own and goes to a folder of its own: the folder its
+    /// option names, or by default the target's folder beside the module folder that holds the
+    /// output (`Sources/OpenAIAdmin` for `Sources/OpenAI/Generated`) when that folder exists. A
+    /// part not listed stays in the output folder (`Admin/`), so a generation into a folder of its
+    /// own keeps the whole tree there.
+    static func fileFolders(_ arguments: CommandArguments) -> [(prefix: String, path: String)] {
+        let output = outputFolder(arguments)
+        var folders = [(prefix: "", path: output)]
+        let components = output.split(separator: "/", omittingEmptySubsequences: true)
+        for folder in OutputLayout.targetFolders {
+            let given = arguments.value(option(for: folder), default: "")
+            if !given.isEmpty {
+                folders.append((folder.prefix, given))
+                continue
+            }
+            guard components.count >= 2 else { continue }
+            let beside =
+                (output.hasPrefix("/") ? "/" : "")
+                + (components.dropLast(2) + [Substring(folder.target)])
+                .joined(separator: "/")
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: beside, isDirectory: &isFolder), isFolder.boolValue {
+                folders.append((folder.prefix, beside))
+            }
+        }
+        return folders
+    }
+
+    /// The folders a generation writes or compares, each with its files: those of
+    /// ``fileFolders(_:)`` (each with its own manifest), then the DocC articles' folder when there
+    /// is one.
+    func outputs(_ arguments: CommandArguments) -> [(files: [GeneratedFile], path: String)] {
+        let folders = Self.fileFolders(arguments)
+        let parts = OutputLayout.split(result.files, placing: folders.dropFirst().map(\.prefix), sha256: sha256)
+        var outputs = zip(parts, folders).map { (files: $0, path: $1.path) }
+        if let docsPath = Self.documentationFolder(arguments) { outputs.append((result.documentation, docsPath)) }
+        return outputs
+    }
 
     /// The output folder `arguments` name (`--output`, by default `Sources/OpenAI/Generated`).
     static func outputFolder(_ arguments: CommandArguments) -> String {
@@ -112,9 +158,13 @@ struct SpecGeneration {
     /// `TypeIndex.swift` files; empty when there are none or with `--fresh-layout`.
     private static func previousLayout(_ arguments: CommandArguments) -> PreviousLayout {
         if arguments.has("--fresh-layout") { return PreviousLayout() }
-        let folder = outputFolder(arguments)
+        let folders = fileFolders(arguments)
         let indexes = SDKModule.allCases.compactMap { module in
-            FileManager.default.contents(atPath: folder + "/" + module.folder + "TypeIndex.swift")
+            // The module's folder of its own, or its folder in the output folder.
+            let path =
+                folders.first { $0.prefix == module.folder && !$0.prefix.isEmpty }.map { $0.path + "/" }
+                ?? folders[0].path + "/" + module.folder
+            return FileManager.default.contents(atPath: path + "TypeIndex.swift")
                 .map { (moduleFolder: module.folder, text: String(decoding: $0, as: UTF8.self)) }
         }
         return PreviousLayout(typeIndexes: indexes)

@@ -1,9 +1,9 @@
 """The file lists lint.sh's checks read, from the checkout's files.
 
-Usage: python3 Scripts/lint/file_lists.py WORK GENERATED_DIR   (run in the checkout's root)
+Usage: python3 Scripts/lint/file_lists.py WORK GENERATED_DIR...   (run in the checkout's root)
 
 Reads WORK/files (the checkout's files, NUL-separated) and writes WORK/hand-written (*.swift but
-what .swift-format-ignore lists), WORK/generated (*.swift under GENERATED_DIR) and WORK/python
+what .swift-format-ignore lists), WORK/generated (*.swift under each GENERATED_DIR) and WORK/python
 (*.py), each NUL-separated. Exits with a message on an ignore file it cannot read (a negation).
 """
 
@@ -63,23 +63,25 @@ def ignored(path, patterns):
     )
 
 
-def lists(files, generated_dir, patterns):
-    """The three lists, by name, from the checkout's files."""
+def lists(files, generated_dirs, patterns):
+    """The three lists, by name, from the checkout's files; `generated_dirs` are the generator's
+    output folders."""
     swift = [p for p in files if p.endswith(".swift")]
+    prefixes = tuple(folder.rstrip("/") + "/" for folder in generated_dirs)
     return {
         "hand-written": [p for p in swift if not ignored(p, patterns)],
-        "generated": [p for p in swift if p.startswith(generated_dir + "/")],
+        "generated": [p for p in swift if p.startswith(prefixes)],
         "python": [p for p in files if p.endswith(".py")],
     }
 
 
 def main(argv):
-    work, generated_dir = argv[0], argv[1]
+    work, generated_dirs = argv[0], argv[1:]
     files = sorted(set(read_list(work, "files")))
     patterns = []
     if os.path.exists(".swift-format-ignore"):
         patterns = read_patterns(open(".swift-format-ignore", encoding="utf-8").read())
-    for name, paths in lists(files, generated_dir, patterns).items():
+    for name, paths in lists(files, generated_dirs, patterns).items():
         with open(os.path.join(work, name), "w") as out:
             out.write("".join(p + "\0" for p in paths))
     return 0

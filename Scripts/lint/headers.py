@@ -1,7 +1,7 @@
-"""lint.sh's header check: every generated file starts with the generator's header, and the
-manifest names the locked spec and exactly the files there are.
+"""lint.sh's header check: every generated file starts with the generator's header, and each
+output folder's manifest names the locked spec and exactly the files there are.
 
-Usage: python3 Scripts/lint/headers.py WORK GENERATED_DIR NOTE   (run in the checkout's root)
+Usage: python3 Scripts/lint/headers.py WORK NOTE GENERATED_DIR...   (run in the checkout's root)
 
 Reads WORK/generated (file_lists.py); prints one line per finding; writes the check's summary
 to NOTE; exits 1 when there is a finding.
@@ -67,7 +67,7 @@ def check(folder, generated, locked_sha):
 
 
 def main(argv):
-    work, folder, note_path = argv[0], argv[1], argv[2]
+    work, note_path, folders = argv[0], argv[1], argv[2:]
     generated = sorted(read_list(work, "generated"))
     findings = []
     try:
@@ -75,14 +75,20 @@ def main(argv):
     except (OSError, ValueError) as error:
         locked = None
         findings.append(f"Spec/lock.json: unreadable: {error}")
-    found, header, manifest_sha = check(folder, generated, locked)
-    findings += found
+    header, manifest_sha = None, None
+    for folder in folders:
+        prefix = folder.rstrip("/") + "/"
+        found, folder_header, folder_sha = check(
+            folder.rstrip("/"), [p for p in generated if p.startswith(prefix)], locked
+        )
+        findings += found
+        header, manifest_sha = header or folder_header, manifest_sha or folder_sha
     for finding in findings:
         print(finding)
     with open(note_path, "w") as f:
         version = header[0].split()[4] if header else "?"
         f.write(
-            f"{len(generated)} generated files, openai-generator {version}, spec-sha256 "
+            f"{len(generated)} generated files in {len(folders)} folders, openai-generator {version}, spec-sha256 "
             f"{(manifest_sha or '?')[:12]}…, {len(findings)} findings"
         )
     return 1 if findings else 0

@@ -1,8 +1,9 @@
 import Foundation
-import OpenAICLICatalogue
+import OpenAICatalogue
+import OpenAICatalogueModel
 
 /// The operations the `openai` tool offers, read from the catalogue the generator writes
-/// (`Sources/OpenAI/Generated/Catalogue`, format in the generator's `CatalogueRenderer`).
+/// (`Sources/OpenAICatalogue`, an ``OperationCatalogue``).
 package struct Catalogue: Sendable {
     package var operations: [APIOperation]
     /// Every command line (`vector-stores:files list`) and alias → its operation's index.
@@ -23,12 +24,16 @@ package struct Catalogue: Sendable {
 
     /// Parses a catalogue's JSON text.
     ///
-    /// - Throws: ``JSONSyntaxError`` for text that is not JSON; ``CLIError`` for a shape that is not
-    ///   a catalogue.
+    /// - Throws: `DecodingError` for text that is not an ``OperationCatalogue``; ``CLIError`` for one
+    ///   of another format version.
     package init(json bytes: [UInt8]) throws {
-        let root = try JSON.parse(bytes)
-        guard let list = root["operations"]?.array else { throw CLIError.failure("the catalogue has no operations") }
-        operations = try list.map(APIOperation.init(json:))
+        let catalogue = try JSONDecoder().decode(OperationCatalogue.self, from: Data(bytes))
+        guard catalogue.version == OperationCatalogue.currentVersion else {
+            throw CLIError.failure(
+                "the catalogue has format version \(catalogue.version); this tool reads \(OperationCatalogue.currentVersion)"
+            )
+        }
+        operations = catalogue.operations.map(APIOperation.init)
         byCommand = [:]
         methodsByResource = [:]
         for (index, operation) in operations.enumerated() {
@@ -62,6 +67,10 @@ package struct APIOperation: Sendable {
     package var aliases: [String]
     /// Named as the official CLI names it.
     package var official: Bool
+    /// The MCP tool's name (`vector_stores_files_list`).
+    package var tool: String
+    /// Whether it deletes, or ends or takes away something (MCP's `destructiveHint`).
+    package var destructive: Bool
     /// Called with the admin key.
     package var admin: Bool
     package var deprecated: Bool
@@ -140,54 +149,42 @@ package struct APIOperation: Sendable {
         }
     }
 
-    init(json: JSON) throws {
-        func string(_ key: String, in value: JSON = json) throws -> String {
-            guard let text = value[key]?.string else {
-                throw CLIError.failure("a catalogue operation has no `\(key)`")
-            }
-            return text
-        }
-        id = try string("id")
-        command = try string("command")
-        aliases = json["aliases"]?.array?.compactMap(\.string) ?? []
-        official = json["official"]?.bool ?? false
-        admin = json["admin"]?.bool ?? false
-        deprecated = json["deprecated"]?.bool ?? false
-        httpMethod = try string("method")
-        path = try string("path")
-        if case .object(let members)? = json["query"] {
-            fixedQuery = members.compactMap { member in member.value.string.map { (member.key, $0) } }
-        } else {
-            fixedQuery = []
-        }
-        summary = json["summary"]?.string
-        description = json["description"]?.string
-        parameters = try (json["parameters"]?.array ?? []).map { try Flag(json: $0, location: nil) }
-        if let body = json["body"] {
-            body: do {
-                guard let kind = body["kind"]?.string.flatMap(Body.Kind.init(rawValue:)) else { break body }
-                self.body = Body(
-                    kind: kind, contentType: try string("contentType", in: body),
-                    required: body["required"]?.bool ?? false,
-                    members: try (body["members"]?.array ?? []).map { try Flag(json: $0, location: .body) })
+    init(_ entry: CatalogueOperation) {
+        id = entry.id
+        command = entry.command
+        aliases = entry.aliases ?? []
+        official = entry.official
+        tool = entry.tool
+        destructive = entry.destructive
+        admin = entry.admin
+        deprecated = entry.deprecated ?? false
+        httpMethod = entry.method
+        path = entry.path
+        fixedQuery = (entry.query ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        summary = entry.summary
+        description = entry.description
+        parameters = entry.parameters.map { Flag($0, location: Flag.Location(rawValue: $0.location ?? "") ?? .query) }
+        body = entry.body.flatMap { body in
+            Body.Kind(rawValue: body.kind).map { kind in
+                Body(
+                    kind: kind, contentType: body.contentType, required: body.required,
+                    members: (body.members ?? []).map { Flag($0, location: .body) })
             }
         }
-        reply = json["reply"]?.string.flatMap(Reply.init(rawValue:)) ?? .json
-        accept = json["accept"]?.string
-        if let stream = json["stream"] {
-            var settings: [JSON.Member] = []
-            if case .object(let members)? = stream["set"] { settings = members }
-            self.stream = Stream(
-                namedEvents: stream["framing"]?.string == "event", bodySettings: settings,
-                query: stream["query"]?.string,
-                terminalEvents: stream["terminal"]?.array?.compactMap(\.string) ?? [],
-                finishedChoices: stream["choices"]?.bool ?? false)
+        reply = Reply(rawValue: entry.reply.rawValue) ?? .json
+        accept = entry.accept
+        stream = entry.stream.map { stream in
+            Stream(
+                namedEvents: stream.framing == "event",
+                bodySettings: (stream.set ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+                    switch value {
+                    case .bool(let flag): JSON.Member(key, .bool(flag))
+                    case .string(let text): JSON.Member(key, .string(text))
+                    }
+                },
+                query: stream.query, terminalEvents: stream.terminal ?? [], finishedChoices: stream.choices ?? false)
         }
-        if let page = json["page"] {
-            self.page = Page(
-                cursor: try string("cursor", in: page), items: try string("items", in: page),
-                hasMore: try string("hasMore", in: page), next: page["next"]?.array?.compactMap(\.string) ?? [])
-        }
+        page = entry.page.map { Page(cursor: $0.cursor, items: $0.items, hasMore: $0.hasMore, next: $0.next) }
         nameOtherSpellings()
     }
 
@@ -272,26 +269,16 @@ package struct Flag: Sendable {
         return drop(1)
     }
 
-    init(json: JSON, location: Location?) throws {
-        guard let name = json["name"]?.string, let flag = json["flag"]?.string else {
-            throw CLIError.failure("a catalogue flag has no name")
-        }
-        self.name = name
-        self.flag = flag
-        if let location {
-            self.location = location
-        } else {
-            guard let given = json["in"]?.string.flatMap(Location.init(rawValue:)) else {
-                throw CLIError.failure("the parameter \(name) has no location")
-            }
-            self.location = given
-        }
-        required = json["required"]?.bool ?? false
-        nullable = json["nullable"]?.bool ?? false
-        deprecated = json["deprecated"]?.bool ?? false
-        schema = Schema(json: json["schema"] ?? .object([]))
-        description = json["description"]?.string
-        facts = json["facts"]?.array?.compactMap(\.string) ?? []
+    init(_ entry: CatalogueFlag, location: Location) {
+        name = entry.name
+        flag = entry.flag
+        self.location = location
+        required = entry.required
+        nullable = entry.nullable ?? false
+        deprecated = entry.deprecated ?? false
+        schema = Schema(entry.schema)
+        description = entry.description
+        facts = entry.facts ?? []
     }
 }
 
@@ -311,6 +298,7 @@ package struct Schema: Sendable {
     /// The element shape of an array.
     package var items: Schema? { itemStorage.first }
 
+    /// A shape given as JSON Schema text (``NestedFlag``'s, from the operation schemas).
     init(json: JSON) {
         type = json["type"]?.string
         enumValues = json["enum"]?.array?.compactMap(\.string) ?? []
@@ -318,6 +306,16 @@ package struct Schema: Sendable {
         format = json["format"]?.string
         itemStorage = json["items"].map { [Schema(json: $0)] } ?? []
         anyOf = json["anyOf"]?.array?.map(Schema.init(json:)) ?? []
+    }
+
+    /// A shape as the catalogue gives it.
+    init(_ schema: CatalogueSchema) {
+        type = schema.type
+        enumValues = schema.enumValues ?? []
+        examples = schema.examples ?? []
+        format = schema.format
+        itemStorage = schema.items.map { [Schema($0)] } ?? []
+        anyOf = (schema.anyOf ?? []).map(Schema.init)
     }
 
     /// Every value help shows and completion offers: the enum's, or the known ones, of this shape and its alternatives.

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAIGeneratorOpenAPI
+import OpenAICatalogueModel
 import XCTest
 
 @testable import OpenAIGeneratorCore
@@ -85,7 +86,12 @@ final class CatalogueTests: XCTestCase {
             JSONSerialization.jsonObject(with: Data(file.contents[start.upperBound..<end.lowerBound].utf8))
                 as? [String: Any])
         let operations = try XCTUnwrap(json["operations"] as? [[String: Any]])
-        XCTAssertEqual(json["version"] as? Int, 1)
+        // Format version 2: each operation also names its MCP tool and whether it is destructive.
+        XCTAssertEqual(json["version"] as? Int, 2)
+        // The text is an `OperationCatalogue`, the model the tool decodes.
+        let decoded = try JSONDecoder().decode(
+            OperationCatalogue.self, from: Data(file.contents[start.upperBound..<end.lowerBound].utf8))
+        XCTAssertEqual(decoded.operations.map(\.id), operations.map { $0["id"] as? String })
         return (
             Dictionary(uniqueKeysWithValues: operations.map { ($0["id"] as! String, $0) }),
             result.diagnostics.filter { $0.kind == .commandUnmatched || $0.kind == .commandTaken }
@@ -97,6 +103,8 @@ final class CatalogueTests: XCTestCase {
         XCTAssertEqual(notes.count, 0)
         let list = try XCTUnwrap(operations["listVectorStoreFiles"])
         XCTAssertEqual(list["command"] as? String, "vector-stores:files list")
+        XCTAssertEqual(list["tool"] as? String, "vector_stores_files_list")
+        XCTAssertEqual(list["destructive"] as? Bool, false)
         XCTAssertEqual(list["official"] as? Bool, false)
         XCTAssertEqual(list["method"] as? String, "GET")
         XCTAssertEqual(list["path"] as? String, "/vector_stores/{vector_store_id}/files")
@@ -164,5 +172,26 @@ final class CatalogueTests: XCTestCase {
         XCTAssertEqual(CommandNaming.kebab("include[]"), "include")
         XCTAssertEqual(CommandNaming.kebab("retrieveContent"), "retrieve-content")
         XCTAssertEqual(CommandNaming.kebab("OpenAI-Beta"), "openai-beta")
+    }
+
+    func testToolNamesAndDestructiveOperationsAreDecidedByTheirCommands() {
+        XCTAssertEqual(CommandNaming.toolName(command: "vector-stores:files list"), "vector_stores_files_list")
+        // Longer than MCP's 64 characters: the first 55, `_` and a hash of the whole, stable across runs.
+        let long = "admin:organization:projects:service-accounts:api-keys:permissions retrieve-all"
+        let name = CommandNaming.toolName(command: long)
+        // FNV-1a of `admin_organization_projects_service_accounts_api_keys_permissions_retrieve_all`.
+        XCTAssertEqual(name, "admin_organization_projects_service_accounts_api_keys_p_a93bf49a")
+        XCTAssertLessThanOrEqual(name.count, 64)
+        XCTAssertNotEqual(name, CommandNaming.toolName(command: long + "s"))
+        XCTAssertTrue(name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+
+        XCTAssertTrue(CommandNaming.isDestructive(command: "files delete", httpMethod: "DELETE"))
+        XCTAssertTrue(CommandNaming.isDestructive(command: "threads:runs cancel", httpMethod: "POST"))
+        XCTAssertTrue(CommandNaming.isDestructive(command: "admin:organization:projects archive", httpMethod: "POST"))
+        XCTAssertTrue(CommandNaming.isDestructive(command: "vector-stores:files remove-file", httpMethod: "POST"))
+        XCTAssertFalse(CommandNaming.isDestructive(command: "responses create", httpMethod: "POST"))
+        XCTAssertFalse(CommandNaming.isDestructive(command: "files list", httpMethod: "GET"))
+        // A method that only starts with the letters of one is not destructive (`cancellation-status`).
+        XCTAssertFalse(CommandNaming.isDestructive(command: "batches cancellation-status", httpMethod: "GET"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICatalogueModel
 import OpenAIGeneratorOpenAPI
 import OpenAIYAML
 
@@ -6,29 +7,10 @@ import OpenAIYAML
 /// every operation of the IR as data the tool reads at run time, so that its commands, flags, help,
 /// validation and completions come from one source and its build does not compile the typed SDK.
 ///
-/// The file declares one string, `operationCatalogueJSON`: a JSON object (format `version` 1)
-/// whose `operations` array holds one operation per line, in command order:
-///
-/// - `id`, `command` (`vector-stores:files list`: the resource chain joined by `:`, a space, the
-///   method), `official` (the name comes from ``CommandNameTable``), `aliases` (further command
-///   lines that run it), `admin` (called with the admin key), `deprecated`;
-/// - `method`, `path` (the template, `{name}` for each path parameter), `query` (fixed query pairs
-///   of the spec's path: `beta=true`);
-/// - `summary` (first sentence), `description` (the text, asides last);
-/// - `parameters`: `name` (wire name), `in` (`path`, `query`, `header`), `flag`, `required`,
-///   `schema`, `description`, `facts`;
-/// - `body`: `kind` (`json`, `multipart`, `text`), `contentType`, `required`, `members` (as
-///   parameters, plus `nullable`), `schema` (of the whole body);
-/// - `reply`: `json`, `binary`, `text` or `none`; `accept`;
-/// - `stream`: `framing` (`data`, `event`), `set` (body members that ask for the stream),
-///   `query` (a boolean query parameter that does), `terminal` (event types that complete it),
-///   `choices` (complete when every choice has a `finish_reason`);
-/// - `page`: `cursor` (the query parameter), `items`, `hasMore`, `next` (reply members naming the
-///   next cursor, first present wins; `#last-id` for the last item's `id`).
-///
-/// A `schema` is a small JSON Schema: `type` (`string`, `integer`, `number`, `boolean`, `array`,
-/// `object`, or `file` for a multipart file), `enum` (the only values), `examples` (known values of
-/// a string that takes others: model names), `items`, `format`, `anyOf`; `{}` is any JSON.
+/// The file declares one string, `operationCatalogueJSON`: an ``OperationCatalogue`` (the shared
+/// `OpenAICatalogueModel` target, which documents the format) encoded as JSON, one operation per
+/// line, in command order. Every name in it is decided here or in ``CommandNaming``: commands,
+/// flags, MCP tool names, and which operations are destructive.
 enum CatalogueRenderer {
     /// The catalogue file for `model`, its commands named by `names` where it has them, with a
     /// note for each entry of `names` that names no operation and a warning for a command already
@@ -79,7 +61,7 @@ enum CatalogueRenderer {
             }
             commands[operation.operationID] = command
         }
-        var entries: [(command: String, json: String)] = []
+        var entries: [CatalogueOperation] = []
         for operation in model.operations {
             let command = commands[operation.operationID]!
             for flag in takenFlags(operation, declarations: declarations) {
@@ -89,12 +71,14 @@ enum CatalogueRenderer {
             }
             let aliases = names.aliases.filter { $0.value == operation.operationID }.keys.sorted()
             let entry = Entry(operation: operation, declarations: declarations)
-            let object = entry.object(
-                command: command, official: names.commands[operation.operationID] == command, aliases: aliases)
-            entries.append((command, json(object)))
+            entries.append(
+                entry.operation(
+                    command: command, official: names.commands[operation.operationID] == command, aliases: aliases))
         }
         entries.sort { $0.command < $1.command }
-        let body = "{\"version\": 1, \"operations\": [\n" + entries.map(\.json).joined(separator: ",\n") + "\n]}"
+        let body =
+            "{\"version\": \(OperationCatalogue.currentVersion), \"operations\": [\n"
+            + entries.map(encodedJSON).joined(separator: ",\n") + "\n]}"
         let file = jsonConstantFile(
             path: "Catalogue/OperationCatalogue.swift", name: "operationCatalogueJSON", json: body,
             about: [
@@ -102,7 +86,8 @@ enum CatalogueRenderer {
                 "as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).",
             ],
             documentation:
-                "The catalogue's JSON text: `{\"version\": 1, \"operations\": [...]}`, one operation per line.")
+                "The catalogue's JSON text: an `OperationCatalogue` (`{\"version\": \(OperationCatalogue.currentVersion), \"operations\": [...]}`), one operation per line."
+        )
         return (file, diagnostics)
     }
 
@@ -155,88 +140,88 @@ enum CatalogueRenderer {
         return names.filter { !seen.insert($0).inserted || commandFlags.contains($0) }
     }
 
-    /// One operation's catalogue object.
+    /// One operation's catalogue entry.
     private struct Entry {
         var operation: OperationDecl
         var declarations: [String: Declaration]
 
-        func object(command: String, official: Bool, aliases: [String]) -> [String: Any] {
-            var object: [String: Any] = [
-                "id": operation.operationID, "command": command, "official": official,
-                "admin": operation.adminAuthentication, "method": operation.httpMethod, "path": operation.path,
-            ]
-            if !aliases.isEmpty { object["aliases"] = aliases }
-            if operation.documentation.deprecated { object["deprecated"] = true }
+        func operation(command: String, official: Bool, aliases: [String]) -> CatalogueOperation {
+            var entry = CatalogueOperation(
+                id: operation.operationID, command: command, official: official,
+                tool: CommandNaming.toolName(command: command),
+                destructive: CommandNaming.isDestructive(command: command, httpMethod: operation.httpMethod),
+                admin: operation.adminAuthentication, method: operation.httpMethod, path: operation.path,
+                parameters: [], reply: reply)
+            if !aliases.isEmpty { entry.aliases = aliases }
+            if operation.documentation.deprecated { entry.deprecated = true }
             if !operation.fixedQuery.isEmpty {
-                object["query"] = Dictionary(operation.fixedQuery, uniquingKeysWith: { first, _ in first })
+                entry.query = Dictionary(operation.fixedQuery, uniquingKeysWith: { first, _ in first })
             }
             let text = operation.documentation.summary.map { DocText.absoluteLinks(DocText.asidesLast($0)) }
-            if let summary = DocText.summary(text) { object["summary"] = summary }
-            if let text, !text.isEmpty { object["description"] = text }
-            object["parameters"] = operation.parameters.map { parameter -> [String: Any] in
-                var entry: [String: Any] = [
-                    "name": parameter.wireName, "in": parameter.location.rawValue,
-                    "flag": CommandNaming.kebab(parameter.wireName), "required": parameter.required,
-                    "schema": schema(parameter.type),
-                ]
-                if let description = firstParagraph(parameter.documentation) {
-                    entry["description"] = DocText.absoluteLinks(description)
-                }
-                if !parameter.facts.isEmpty { entry["facts"] = parameter.facts }
-                return entry
+            entry.summary = DocText.summary(text)
+            if let text, !text.isEmpty { entry.description = text }
+            entry.parameters = operation.parameters.map { parameter in
+                var flag = CatalogueFlag(
+                    name: parameter.wireName, location: parameter.location.rawValue,
+                    flag: CommandNaming.kebab(parameter.wireName), required: parameter.required,
+                    schema: schema(parameter.type))
+                flag.description = firstParagraph(parameter.documentation)
+                if !parameter.facts.isEmpty { flag.facts = parameter.facts }
+                return flag
             }
-            if let body = body() { object["body"] = body }
+            entry.body = body()
+            if !operation.acceptTypes.isEmpty { entry.accept = operation.acceptTypes.joined(separator: ", ") }
+            entry.stream = operation.streaming.map(stream)
+            entry.page = page()
+            return entry
+        }
+
+        private var reply: CatalogueOperation.Reply {
             switch operation.response {
-            case .json: object["reply"] = "json"
-            case .binary: object["reply"] = "binary"
-            case .text: object["reply"] = "text"
-            case .none: object["reply"] = "none"
+            case .json: .json
+            case .binary: .binary
+            case .text: .text
+            case .none: .none
             }
-            if !operation.acceptTypes.isEmpty { object["accept"] = operation.acceptTypes.joined(separator: ", ") }
-            if let streaming = operation.streaming { object["stream"] = stream(streaming) }
-            if let page = page() { object["page"] = page }
-            return object
         }
 
         /// The JSON (or multipart, or text) body and its top-level members.
-        private func body() -> [String: Any]? {
-            var result: [String: Any] = ["required": operation.bodyRequired]
+        private func body() -> CatalogueBody? {
             switch operation.bodies.first {
             case nil:
                 return nil
             case .json(let type)?:
-                result["kind"] = "json"
-                result["contentType"] = "application/json"
-                result["schema"] = schema(type)
-                result["members"] = members(type)
+                var body = CatalogueBody(
+                    kind: "json", contentType: "application/json", required: operation.bodyRequired)
+                body.schema = schema(type)
+                body.members = members(type)
+                return body
             case .multipart(let type)?:
-                result["kind"] = "multipart"
-                result["contentType"] = "multipart/form-data"
-                result["schema"] = schema(type)
-                result["members"] = members(type)
+                var body = CatalogueBody(
+                    kind: "multipart", contentType: "multipart/form-data", required: operation.bodyRequired)
+                body.schema = schema(type)
+                body.members = members(type)
+                return body
             case .text(let contentType)?:
-                result["kind"] = "text"
-                result["contentType"] = contentType
+                return CatalogueBody(kind: "text", contentType: contentType, required: operation.bodyRequired)
             }
-            return result
         }
 
         /// The properties of the body's struct (through aliases), or none for another shape.
-        private func members(_ type: TypeRef) -> [[String: Any]] {
+        private func members(_ type: TypeRef) -> [CatalogueFlag] {
             guard let structure = structure(type) else { return [] }
             return structure.properties.filter { $0.constant == nil || $0.required }.map { property in
-                var entry: [String: Any] = [
-                    "name": property.wireName, "flag": CommandNaming.kebab(property.wireName),
-                    "required": property.required, "schema": schema(property.type),
-                ]
-                if property.nullable { entry["nullable"] = true }
-                if let constant = property.constant { entry["schema"] = ["type": "string", "enum": [constant]] }
-                if let description = firstParagraph(property.documentation.summary) {
-                    entry["description"] = DocText.absoluteLinks(description)
+                var flag = CatalogueFlag(
+                    name: property.wireName, location: nil, flag: CommandNaming.kebab(property.wireName),
+                    required: property.required, schema: schema(property.type))
+                if property.nullable { flag.nullable = true }
+                if let constant = property.constant {
+                    flag.schema = CatalogueSchema(type: "string", enumValues: [constant])
                 }
-                if !property.documentation.facts.isEmpty { entry["facts"] = property.documentation.facts }
-                if property.documentation.deprecated { entry["deprecated"] = true }
-                return entry
+                flag.description = firstParagraph(property.documentation.summary)
+                if !property.documentation.facts.isEmpty { flag.facts = property.documentation.facts }
+                if property.documentation.deprecated { flag.deprecated = true }
+                return flag
             }
         }
 
@@ -244,76 +229,73 @@ enum CatalogueRenderer {
             CatalogueRenderer.structure(type, in: declarations)
         }
 
-        /// The value's shape as a small JSON Schema (see ``CatalogueRenderer``).
-        func schema(_ type: TypeRef, depth: Int = 0) -> [String: Any] {
+        /// The value's shape as a small JSON Schema (``CatalogueSchema``).
+        func schema(_ type: TypeRef, depth: Int = 0) -> CatalogueSchema {
             switch type {
-            case .string: return ["type": "string"]
-            case .int: return ["type": "integer"]
-            case .double: return ["type": "number"]
-            case .bool: return ["type": "boolean"]
-            case .data: return ["type": "string", "format": "binary"]
-            case .file: return ["type": "file"]
-            case .json: return [:]
-            case .array(let element): return ["type": "array", "items": schema(element, depth: depth + 1)]
-            case .dictionary: return ["type": "object"]
+            case .string: return CatalogueSchema(type: "string")
+            case .int: return CatalogueSchema(type: "integer")
+            case .double: return CatalogueSchema(type: "number")
+            case .bool: return CatalogueSchema(type: "boolean")
+            case .data: return CatalogueSchema(type: "string", format: "binary")
+            case .file: return CatalogueSchema(type: "file")
+            case .json: return CatalogueSchema()
+            case .array(let element): return CatalogueSchema(type: "array", items: schema(element, depth: depth + 1))
+            case .dictionary: return CatalogueSchema(type: "object")
             case .named(let name):
                 switch declarations[name] {
-                case .structure?: return ["type": "object"]
+                case .structure?: return CatalogueSchema(type: "object")
                 case .openEnum(let decl)?:
                     // Known values of a string that takes others too: `examples`, which help shows
                     // and validation does not enforce.
                     let values = decl.values.map(\.rawValue)
                     return decl.acceptsOtherStrings
-                        ? ["type": "string", "examples": values] : ["type": "string", "enum": values]
+                        ? CatalogueSchema(type: "string", examples: values)
+                        : CatalogueSchema(type: "string", enumValues: values)
                 case .alias(let decl)?: return schema(decl.target, depth: depth)
                 case .union(let decl)?:
-                    guard depth < 4 else { return [:] }
+                    guard depth < 4 else { return CatalogueSchema() }
                     return union(decl.cases.map { schema($0.type, depth: depth + 1) })
-                case nil: return [:]
+                case nil: return CatalogueSchema()
                 }
             }
         }
 
         /// The cases of a union as one schema: nested `anyOf`s flattened, string enums merged,
         /// repeated shapes once; a single shape stands alone.
-        private func union(_ cases: [[String: Any]]) -> [String: Any] {
-            var flat: [[String: Any]] = []
-            for item in cases {
-                if let nested = item["anyOf"] as? [[String: Any]] { flat += nested } else { flat.append(item) }
-            }
-            if flat.contains(where: \.isEmpty) { return [:] }
-            var result: [[String: Any]] = []
+        private func union(_ cases: [CatalogueSchema]) -> CatalogueSchema {
+            let flat = cases.flatMap { $0.anyOf ?? [$0] }
+            if flat.contains(where: \.isAny) { return CatalogueSchema() }
+            var result: [CatalogueSchema] = []
             var enumValues: [String]? = nil
             var plainString = false
             var examples: [String] = []
-            var seen: Set<String> = []
+            var seen: Set<CatalogueSchema> = []
             for item in flat {
-                if item["type"] as? String == "string", item["format"] == nil {
-                    if let values = item["examples"] as? [String] {
+                if item.type == "string", item.format == nil {
+                    if let values = item.examples {
                         examples += values
                         plainString = true
-                    } else if let values = item["enum"] as? [String] {
+                    } else if let values = item.enumValues {
                         enumValues = (enumValues ?? []) + values.filter { !(enumValues ?? []).contains($0) }
                     } else {
                         plainString = true
                     }
                     continue
                 }
-                let key = json(item)
-                if seen.insert(key).inserted { result.append(item) }
+                if seen.insert(item).inserted { result.append(item) }
             }
             if plainString {
                 let known = (enumValues ?? []) + examples
-                result.insert(known.isEmpty ? ["type": "string"] : ["type": "string", "examples": known], at: 0)
+                result.insert(CatalogueSchema(type: "string", examples: known.isEmpty ? nil : known), at: 0)
             } else if let enumValues {
-                result.insert(["type": "string", "enum": enumValues], at: 0)
+                result.insert(CatalogueSchema(type: "string", enumValues: enumValues), at: 0)
             }
-            return result.count == 1 ? result[0] : ["anyOf": result]
+            return result.count == 1 ? result[0] : CatalogueSchema(anyOf: result)
         }
 
-        private func stream(_ streaming: StreamingInfo) -> [String: Any] {
-            var result: [String: Any] = ["framing": streaming.framing == .data ? "data" : "event"]
-            var settings: [String: Any] = [:]
+        private func stream(_ streaming: StreamingInfo) -> CatalogueStream {
+            var result = CatalogueStream(framing: streaming.framing == .data ? "data" : "event")
+            var settings: [String: CatalogueStream.Setting] = [:]
             let bodyStruct = operation.bodies.lazy.compactMap { body -> StructDecl? in
                 if case .json(let type) = body { return structure(type) }
                 return nil
@@ -329,36 +311,35 @@ enum CatalogueRenderer {
                 let wire =
                     settingsSource.1?.properties.first { $0.name == setting.property }?.wireName ?? setting.property
                 switch setting.value {
-                case .bool(let value): settings[wire] = value
-                case .string(let value): settings[wire] = value
+                case .bool(let value): settings[wire] = .bool(value)
+                case .string(let value): settings[wire] = .string(value)
                 }
             }
-            if !settings.isEmpty { result["set"] = settings }
-            if let query = streaming.queryFlag { result["query"] = query }
+            if !settings.isEmpty { result.set = settings }
+            result.query = streaming.queryFlag
             switch streaming.ending {
             case .unspecified: break
-            case .terminalEvents(let events): result["terminal"] = events
-            case .finishedChoices: result["choices"] = true
+            case .terminalEvents(let events): result.terminal = events
+            case .finishedChoices: result.choices = true
             }
             return result
         }
 
-        private func page() -> [String: Any]? {
+        private func page() -> CataloguePage? {
             guard let cursor = operation.pageCursor, case .json(let reply) = operation.response,
                 let structure = structure(reply), let info = structure.page
             else { return nil }
             func wire(_ swiftName: String) -> String {
                 structure.properties.first { $0.name == swiftName }?.wireName ?? swiftName
             }
-            return [
-                "cursor": cursor.wireName, "items": wire(info.items), "hasMore": wire(info.hasMore),
-                "next": info.nextCursor.map { source -> String in
+            return CataloguePage(
+                cursor: cursor.wireName, items: wire(info.items), hasMore: wire(info.hasMore),
+                next: info.nextCursor.map { source -> String in
                     switch source {
                     case .member(let name): return wire(name)
                     case .lastItemID: return "#last-id"
                     }
-                },
-            ]
+                })
         }
 
         /// The first paragraph of a description, its wrapped lines joined, links made absolute.
@@ -380,11 +361,23 @@ enum CatalogueRenderer {
     /// Compact JSON with sorted keys and unescaped slashes, in ASCII (every other character as a
     /// `\u` escape, so no line separator or invisible character reaches the file): the same bytes
     /// for the same value.
+    static func encodedJSON(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return asciiOnly(String(decoding: try! encoder.encode(value), as: UTF8.self))
+    }
+
+    /// ``encodedJSON(_:)`` for a value of `JSONSerialization` (the schema catalogue's).
     static func json(_ value: Any) -> String {
         let data = try! JSONSerialization.data(
             withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        return asciiOnly(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `text` with every character outside ASCII as `\u` escapes (UTF-16 units).
+    private static func asciiOnly(_ text: String) -> String {
         var result = ""
-        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+        for scalar in text.unicodeScalars {
             if scalar.isASCII {
                 result.unicodeScalars.append(scalar)
             } else {

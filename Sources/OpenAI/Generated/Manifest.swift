@@ -5,30 +5,6 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: db5d7478feae10b4d331834c60d9765a8aa042e38419f9b1694288c11aa8ebc8
-// file: Admin/AdminOperationResponseTypes.swift
-// file: Admin/Resources/OrganizationAPI+OrganizationUsageAudioTranscriptionsAPI.swift
-// file: Admin/Resources/OrganizationAPI.swift
-// file: Admin/Resources/ProjectsAPI.swift
-// file: Admin/TypeIndex.swift
-// file: Admin/Types/AuditLogs/AuditLogs+AuditLog+LoginFailed.swift
-// file: Admin/Types/AuditLogs/AuditLogs.swift
-// file: Admin/Types/Certificates/Certificates.swift
-// file: Admin/Types/DataRetention/DataRetention.swift
-// file: Admin/Types/GroupUsers/GroupUsers.swift
-// file: Admin/Types/Groups/Groups.swift
-// file: Admin/Types/HostedTools/HostedTools.swift
-// file: Admin/Types/Invites/Invites.swift
-// file: Admin/Types/Organization/Organization.swift
-// file: Admin/Types/ProjectGroups/ProjectGroups.swift
-// file: Admin/Types/Projects/Projects.swift
-// file: Admin/Types/Roles/Roles.swift
-// file: Admin/Types/Shared/Shared.swift
-// file: Admin/Types/SpendAlerts/SpendAlerts.swift
-// file: Admin/Types/Usage/Usage.swift
-// file: Admin/Types/Users/User.swift
-// file: Admin/Types/Users/Users.swift
-// file: Catalogue/OperationCatalogue.swift
-// file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/AssistantsAPI.swift

@@ -200,29 +200,19 @@ package struct MCPTool: Sendable {
     /// its references resolved through the schema set.
     package var validationSchema: JSON
 
-    /// The tool name of an operation: its command in snake case (`vector-stores:files list` →
+    /// The tool name of an operation, as the catalogue gives it (`CommandNaming.toolName` in the
+    /// generator): its command in snake case (`vector-stores:files list` →
     /// `vector_stores_files_list`), at most 64 characters of `[A-Za-z0-9_]`.
-    package static func name(_ operation: APIOperation) -> String {
-        let name = String(
-            operation.command.map { $0.isLetter || $0.isNumber ? $0 : "_" }.filter { $0.isASCII })
-        guard name.count > 64 else { return name }
-        // Too long: the first 55 characters and a stable hash (FNV-1a) of the whole.
-        var hash: UInt32 = 2_166_136_261
-        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return String(name.prefix(55)) + "_" + String(hash, radix: 16)
-    }
+    package static func name(_ operation: APIOperation) -> String { operation.tool }
 
     /// The tool of `operation`.
     package static func forOperation(_ operation: APIOperation, schemas: SchemaSet) -> MCPTool {
         let input = schemas.input(operation.id)
         var inputSchema = schemas.inlined(input, budget: MCPOptions.inputSchemaBudget)
         if inputSchema["properties"] == nil { inputSchema = inputSchema.setting("properties", .object([])) }
-        // Deleting, and the methods that end or take away something (cancel a run, archive a project).
-        let destructive =
-            operation.httpMethod == "DELETE"
-            || ["cancel", "archive", "deactivate", "delete", "remove", "revoke"].contains {
-                operation.method == $0 || operation.method.hasPrefix($0 + "-")
-            }
+        // Deleting, and the methods that end or take away something (cancel a run, archive a
+        // project), as the catalogue says (`CommandNaming.isDestructive` in the generator).
+        let destructive = operation.destructive
         var description = operation.summary ?? operation.id
         if let text = operation.description, let paragraph = Self.firstParagraph(text), paragraph != description {
             description += "\n\n" + paragraph

@@ -1,5 +1,5 @@
 import Foundation
-import OpenAICLICatalogue
+import OpenAICatalogue
 
 /// The operations' JSON Schemas (Draft 2020-12) from the generated `operationSchemasJSON`: each
 /// operation's input (parameters and body members) and JSON reply, referring to shared

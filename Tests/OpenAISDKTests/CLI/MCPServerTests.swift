@@ -32,7 +32,7 @@ final class MCPServerTests: XCTestCase {
         DispatchQueue.global().asyncAfter(deadline: .now() + 400, execute: watchdog)
         defer { watchdog.cancel() }
         let errorFile = folder.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()

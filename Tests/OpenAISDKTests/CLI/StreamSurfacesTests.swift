@@ -124,7 +124,7 @@ final class StreamSurfacesTests: XCTestCase {
             options: options, environment: ["OPENAI_API_KEY": "sk-test-surfaces-0123"], output: output,
             transport: Self.transport(body))
         let arguments = #"{"model":"m","messages":[{"role":"user","content":"Hi"}],"stream":true}"#
-        await server.handle(
+        server.handle(
             #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"chat_completions_create","arguments":\#(arguments)}}"#
         )
         let deadline = Date().addingTimeInterval(20)

@@ -300,21 +300,16 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Routes the session's delegate callbacks to the handler of each task.
-    /// `@unchecked Sendable`: `lock` guards `handlers`.
-    private final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var handlers: [Int: TaskHandler] = [:]
+    private final class TransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
+        /// The handler of each task in flight, by task identifier.
+        private let handlers = Locked<[Int: TaskHandler]>([:])
 
         func register(_ handler: TaskHandler, for identifier: Int) {
-            lock.lock()
-            handlers[identifier] = handler
-            lock.unlock()
+            handlers.withLock { $0[identifier] = handler }
         }
 
         private func handler(_ identifier: Int, remove: Bool = false) -> TaskHandler? {
-            lock.lock()
-            defer { lock.unlock() }
-            return remove ? handlers.removeValue(forKey: identifier) : handlers[identifier]
+            handlers.withLock { remove ? $0.removeValue(forKey: identifier) : $0[identifier] }
         }
 
         func urlSession(

@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"description":"A beta tool.","flag":"tool","name":"tool","required":true,"schema":{"type":"object"}},{"flag":"agent","name":"agent","required":false,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"messages create","id":"createMessage","method":"POST","official":false,"parameters":[],"path":"/messages","reply":"json"}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"description":"A beta tool.","flag":"tool","name":"tool","required":true,"schema":{"type":"object"}},{"flag":"agent","name":"agent","required":false,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"messages create","destructive":false,"id":"createMessage","method":"POST","official":false,"parameters":[],"path":"/messages","reply":"json","tool":"messages_create"}
 ]}
 """#

@@ -4,11 +4,11 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"audio/mpeg","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"input","name":"input","required":true,"schema":{"type":"string"}},{"flag":"voice","name":"voice","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"audio:speech create","id":"createSpeech","method":"POST","official":false,"parameters":[],"path":"/audio/speech","reply":"binary"},
-{"accept":"application/zip","admin":false,"command":"containers:files content","id":"RetrieveContainerFileContent","method":"GET","official":false,"parameters":[{"flag":"container-id","in":"path","name":"container_id","required":true,"schema":{"type":"string"}},{"flag":"file-id","in":"path","name":"file_id","required":true,"schema":{"type":"string"}}],"path":"/containers/{container_id}/files/{file_id}/content","reply":"binary"},
-{"accept":"*/*","admin":false,"command":"files content","id":"downloadFile","method":"GET","official":false,"parameters":[{"flag":"file-id","in":"path","name":"file_id","required":true,"schema":{"type":"string"}}],"path":"/files/{file_id}/content","reply":"binary"}
+{"version": 2, "operations": [
+{"accept":"audio/mpeg","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"input","name":"input","required":true,"schema":{"type":"string"}},{"flag":"voice","name":"voice","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"audio:speech create","destructive":false,"id":"createSpeech","method":"POST","official":false,"parameters":[],"path":"/audio/speech","reply":"binary","tool":"audio_speech_create"},
+{"accept":"application/zip","admin":false,"command":"containers:files content","destructive":false,"id":"RetrieveContainerFileContent","method":"GET","official":false,"parameters":[{"flag":"container-id","in":"path","name":"container_id","required":true,"schema":{"type":"string"}},{"flag":"file-id","in":"path","name":"file_id","required":true,"schema":{"type":"string"}}],"path":"/containers/{container_id}/files/{file_id}/content","reply":"binary","tool":"containers_files_content"},
+{"accept":"*/*","admin":false,"command":"files content","destructive":false,"id":"downloadFile","method":"GET","official":false,"parameters":[{"flag":"file-id","in":"path","name":"file_id","required":true,"schema":{"type":"string"}}],"path":"/files/{file_id}/content","reply":"binary","tool":"files_content"}
 ]}
 """#

@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"command":"engines retrieve","deprecated":true,"description":"Lists engines.","id":"listEngines","method":"GET","official":false,"parameters":[],"path":"/engines","reply":"json","summary":"Lists engines."}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"command":"engines retrieve","deprecated":true,"description":"Lists engines.","destructive":false,"id":"listEngines","method":"GET","official":false,"parameters":[],"path":"/engines","reply":"json","summary":"Lists engines.","tool":"engines_retrieve"}
 ]}
 """#

@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"model","name":"model","required":true,"schema":{"type":"string"}},{"flag":"stream","name":"stream","nullable":true,"required":false,"schema":{"type":"boolean"}}],"required":true,"schema":{"type":"object"}},"command":"chat:completions create","id":"createChatCompletion","method":"POST","official":false,"parameters":[],"path":"/chat/completions","reply":"json","stream":{"framing":"data","set":{"stream":true}}}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"model","name":"model","required":true,"schema":{"type":"string"}},{"flag":"stream","name":"stream","nullable":true,"required":false,"schema":{"type":"boolean"}}],"required":true,"schema":{"type":"object"}},"command":"chat:completions create","destructive":false,"id":"createChatCompletion","method":"POST","official":false,"parameters":[],"path":"/chat/completions","reply":"json","stream":{"framing":"data","set":{"stream":true}},"tool":"chat_completions_create"}
 ]}
 """#

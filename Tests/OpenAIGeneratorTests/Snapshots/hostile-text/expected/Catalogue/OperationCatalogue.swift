@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"command":"things retrieve","description":"Gets a thing.\rlet injectedSummary = 1\n\nLine one.\u2028let injectedDescription = 2\r\n}\u2029func injectedSeparator() {}","id":"getThing\r\nfunc injectedOperation() {}","method":"GET","official":false,"parameters":[{"description":"The id.\rlet injectedParameter = 3","flag":"thing-id","in":"path","name":"thing_id","required":true,"schema":{"type":"string"}},{"description":"\u202eevil bidi\u202c and a NUL \u0000 here, injectedNul","flag":"q\"uery\\injected","in":"query","name":"q\"uery\\injected","required":false,"schema":{"type":"string"}}],"path":"/things/{thing_id}","reply":"json","summary":"Gets a thing. let injectedSummary = 1"}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"command":"things retrieve","description":"Gets a thing.\rlet injectedSummary = 1\n\nLine one.\u2028let injectedDescription = 2\r\n}\u2029func injectedSeparator() {}","destructive":false,"id":"getThing\r\nfunc injectedOperation() {}","method":"GET","official":false,"parameters":[{"description":"The id.\rlet injectedParameter = 3","flag":"thing-id","in":"path","name":"thing_id","required":true,"schema":{"type":"string"}},{"description":"\u202eevil bidi\u202c and a NUL \u0000 here, injectedNul","flag":"q\"uery\\injected","in":"query","name":"q\"uery\\injected","required":false,"schema":{"type":"string"}}],"path":"/things/{thing_id}","reply":"json","summary":"Gets a thing. let injectedSummary = 1","tool":"things_retrieve"}
 ]}
 """#

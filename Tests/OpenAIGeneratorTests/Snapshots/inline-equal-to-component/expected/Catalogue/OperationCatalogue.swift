@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"body":{"contentType":"multipart/form-data","kind":"multipart","members":[{"flag":"attachment","name":"attachment","required":false,"schema":{"type":"object"}}],"required":true,"schema":{"type":"object"}},"command":"uploads create","id":"createUpload","method":"POST","official":false,"parameters":[],"path":"/uploads","reply":"json"}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"body":{"contentType":"multipart/form-data","kind":"multipart","members":[{"flag":"attachment","name":"attachment","required":false,"schema":{"type":"object"}}],"required":true,"schema":{"type":"object"}},"command":"uploads create","destructive":false,"id":"createUpload","method":"POST","official":false,"parameters":[],"path":"/uploads","reply":"json","tool":"uploads_create"}
 ]}
 """#

@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"prompt","name":"prompt","required":true,"schema":{"type":"string"}},{"flag":"image-url","name":"image_url","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"images:edits create","id":"createImageEdit","method":"POST","official":false,"parameters":[],"path":"/images/edits","reply":"json"}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"prompt","name":"prompt","required":true,"schema":{"type":"string"}},{"flag":"image-url","name":"image_url","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"images:edits create","destructive":false,"id":"createImageEdit","method":"POST","official":false,"parameters":[],"path":"/images/edits","reply":"json","tool":"images_edits_create"}
 ]}
 """#

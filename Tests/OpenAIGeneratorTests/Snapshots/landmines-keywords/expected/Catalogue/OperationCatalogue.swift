@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"command":"extension default","id":"import","method":"GET","official":false,"parameters":[{"flag":"protocol","in":"path","name":"protocol","required":true,"schema":{"type":"string"}},{"flag":"for","in":"query","name":"for","required":false,"schema":{"type":"string"}},{"flag":"self","in":"query","name":"self","required":false,"schema":{"type":"integer"}}],"path":"/extension/{protocol}/default","reply":"json"}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"command":"extension default","destructive":false,"id":"import","method":"GET","official":false,"parameters":[{"flag":"protocol","in":"path","name":"protocol","required":true,"schema":{"type":"string"}},{"flag":"for","in":"query","name":"for","required":false,"schema":{"type":"string"}},{"flag":"self","in":"query","name":"self","required":false,"schema":{"type":"integer"}}],"path":"/extension/{protocol}/default","reply":"json","tool":"extension_default"}
 ]}
 """#

@@ -4,12 +4,12 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"command":"containers files","id":"CreateContainerFile","method":"POST","official":false,"parameters":[{"flag":"container-id","in":"path","name":"container_id","required":true,"schema":{"type":"string"}}],"path":"/containers/{container_id}/files","reply":"json"},
-{"accept":"application/json","admin":false,"command":"files create","id":"createFile","method":"POST","official":false,"parameters":[],"path":"/files","reply":"json"},
-{"accept":"application/json","admin":false,"command":"realtime:calls create","id":"create-realtime-call","method":"POST","official":false,"parameters":[],"path":"/realtime/calls","reply":"json"},
-{"accept":"application/json","admin":false,"command":"responses create","id":"beta_createResponse","method":"POST","official":false,"parameters":[],"path":"/responses","reply":"json"}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"command":"containers files","destructive":false,"id":"CreateContainerFile","method":"POST","official":false,"parameters":[{"flag":"container-id","in":"path","name":"container_id","required":true,"schema":{"type":"string"}}],"path":"/containers/{container_id}/files","reply":"json","tool":"containers_files"},
+{"accept":"application/json","admin":false,"command":"files create","destructive":false,"id":"createFile","method":"POST","official":false,"parameters":[],"path":"/files","reply":"json","tool":"files_create"},
+{"accept":"application/json","admin":false,"command":"realtime:calls create","destructive":false,"id":"create-realtime-call","method":"POST","official":false,"parameters":[],"path":"/realtime/calls","reply":"json","tool":"realtime_calls_create"},
+{"accept":"application/json","admin":false,"command":"responses create","destructive":false,"id":"beta_createResponse","method":"POST","official":false,"parameters":[],"path":"/responses","reply":"json","tool":"responses_create"}
 ]}
 """#

@@ -4,10 +4,10 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"input","name":"input","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"responses create","id":"createResponse","method":"POST","official":false,"parameters":[],"path":"/responses","reply":"json"},
-{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"input","name":"input","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"responses create-beta","id":"beta_createResponse","method":"POST","official":false,"parameters":[],"path":"/responses","query":{"beta":"true"},"reply":"json"}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"input","name":"input","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"responses create","destructive":false,"id":"createResponse","method":"POST","official":false,"parameters":[],"path":"/responses","reply":"json","tool":"responses_create"},
+{"accept":"application/json","admin":false,"body":{"contentType":"application/json","kind":"json","members":[{"flag":"input","name":"input","required":true,"schema":{"type":"string"}}],"required":true,"schema":{"type":"object"}},"command":"responses create-beta","destructive":false,"id":"beta_createResponse","method":"POST","official":false,"parameters":[],"path":"/responses","query":{"beta":"true"},"reply":"json","tool":"responses_create_beta"}
 ]}
 """#

@@ -4,9 +4,9 @@
 // The operation catalogue of the `openai` command-line tool: every operation, its flags and its reply,
 // as JSON read at run time (format: Generator/Core/Rendering/CatalogueRenderer.swift).
 
-/// The catalogue's JSON text: `{"version": 1, "operations": [...]}`, one operation per line.
+/// The catalogue's JSON text: an `OperationCatalogue` (`{"version": 2, "operations": [...]}`), one operation per line.
 package let operationCatalogueJSON = #"""
-{"version": 1, "operations": [
-{"accept":"application/json","admin":false,"command":"organization:costs retrieve","description":"Get costs details for the organization.","id":"usage-costs","method":"GET","official":false,"parameters":[{"description":"Start time (Unix seconds) of the query time range, inclusive.","flag":"start-time","in":"query","name":"start_time","required":true,"schema":{"type":"integer"}}],"path":"/organization/costs","reply":"json","summary":"Get costs details for the organization."}
+{"version": 2, "operations": [
+{"accept":"application/json","admin":false,"command":"organization:costs retrieve","description":"Get costs details for the organization.","destructive":false,"id":"usage-costs","method":"GET","official":false,"parameters":[{"description":"Start time (Unix seconds) of the query time range, inclusive.","flag":"start-time","in":"query","name":"start_time","required":true,"schema":{"type":"integer"}}],"path":"/organization/costs","reply":"json","summary":"Get costs details for the organization.","tool":"organization_costs_retrieve"}
 ]}
 """#
