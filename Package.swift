@@ -128,8 +128,9 @@ let package = Package(
         .executableTarget(name: "openai-generator", dependencies: ["OpenAIGeneratorCLI"], path: "Generator/Main"),
 
         // MARK: Tests
-        // What every test target shares: skipping outside CI, failing in CI (`Unavailable`).
-        .target(name: "OpenAISDKTestSupport", path: "Tests/OpenAISDKTestSupport"),
+        // What every test target shares: skipping outside CI, failing in CI (`Unavailable`), the
+        // local test server (`TestServer`) and `../shared` (`SharedData`).
+        .target(name: "OpenAISDKTestSupport", dependencies: ["OpenAIRuntime"], path: "Tests/OpenAISDKTestSupport"),
         .testTarget(
             name: "OpenAIGeneratorTests",
             dependencies: [
@@ -146,6 +147,14 @@ let package = Package(
                 "OpenAIRealtime", "OpenAIWebSocket", "OpenAI", "OpenAIRuntime", "OpenAISDKTestSupport",
             ],
             path: "Tests/OpenAISDKRealtimeTests"
+        ),
+        // The `openai` tool and its MCP server, without the typed SDK.
+        .testTarget(
+            name: "OpenAICLITests",
+            dependencies: [
+                "OpenAICLI", "OpenAICommandLine", "OpenAIRuntime", "OpenAIYAML", "OpenAISDKTestSupport",
+            ],
+            path: "Tests/OpenAICLITests"
         ),
         .testTarget(
             name: "OpenAISDKTests",

@@ -1,5 +1,5 @@
 """Drives `openai mcp` with the official MCP Python SDK's client (PyPI `mcp`) over stdio, against the local test
-server, and prints a JSON report the Swift test (Tests/OpenAISDKTests/CLI/MCPServerTests.swift) asserts on.
+server, and prints a JSON report the Swift test (Tests/OpenAICLITests/MCPServerTests.swift) asserts on.
 
 What it does: initializes at each protocol revision (2025-06-18, 2025-11-25, 2026-07-28); counts the tools with and
 without filters and an admin key; checks every inputSchema and outputSchema against the Draft 2020-12 meta-schema;

@@ -3,7 +3,7 @@
 Prints one JSON object: operationId -> {"parameters": [{"name", "in", "value"}], "bodies": {media type: body}},
 where the path parameters and the required query and header parameters get a minimal valid value, and each media
 type of the request body the minimal valid value of its schema (`synth.synthesize`: required members only, plus
-the members a validation error names as required). The test (Tests/OpenAISDKTests/CLI/CLISweepTests.swift) turns
+the members a validation error names as required). The test (Tests/OpenAICLITests/CLISweepTests.swift) turns
 each into flags and checks that the test server validates the request.
 
 Usage: python cli_examples.py SPEC.yaml [CACHE_DIR]

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -30,7 +31,7 @@ import XCTest
             let scenario = TestServer.scenario()
             let client = try server.client(maxRetries: 0, headers: ["x-testserver-scenario": scenario])
             let url = try file()
-            let progress = LockedState<[Int64]>([])
+            let progress = Locked<[Int64]>([])
             let created = try await client.files.create(
                 .init(file: try FileUpload(fileURL: url), purpose: .batch),
                 options: RequestOptions(uploadProgress: { sent, _ in progress.withLock { $0.append(sent) } }))

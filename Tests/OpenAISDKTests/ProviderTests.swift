@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAI
@@ -74,7 +75,7 @@ final class ProviderTests: XCTestCase {
         XCTAssertEqual(ProviderAdaptation.adapt(body, to: ProviderPreset.named("openai")!).changes, [])
 
         // Through the client: the body sent, and one warning with the changes.
-        let entries = LockedState<[OpenAILogger.Entry]>([])
+        let entries = Locked<[OpenAILogger.Entry]>([])
         let transport = ScriptedTransport { _, _ in
             HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(Self.reply.utf8))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -190,7 +191,7 @@ final class RuntimeClientTests: XCTestCase {
     }
 
     func testAzureTokenProviderIsCalledBeforeEveryAttemptAsBearer() async throws {
-        let counter = LockedState(0)
+        let counter = Locked(0)
         let transport = ScriptedTransport { request, index in
             HTTPResponse(statusCode: index == 0 ? 500 : 200, headers: [:], body: Data("{}".utf8))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -74,7 +75,7 @@ final class RuntimeIntegrationTests: XCTestCase {
 
     func testKeyProviderIsAskedBeforeEveryAttempt() async throws {
         let scenario = TestServer.scenario()
-        let counter = LockedState(0)
+        let counter = Locked(0)
         let client = try self.client(
             scenario, headers: ["x-testserver-fail-times": "1", "x-testserver-fail-status": "500"],
             sleeper: RecordingSleeper()
@@ -487,7 +488,7 @@ final class RuntimeIntegrationTests: XCTestCase {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString).json")
         try json.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let progress = LockedState<[Int64]>([])
+        let progress = Locked<[Int64]>([])
         var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
         request.setStreamBody(try .file(file), contentType: "application/json")
         _ = try await client.sendRaw(
@@ -510,7 +511,7 @@ final class RuntimeIntegrationTests: XCTestCase {
             scenario, headers: ["x-testserver-fail-times": "1", "x-testserver-fail-status": "503"],
             sleeper: RecordingSleeper())
         let json = try JSONEncoder().encode(ChatBody())
-        let made = LockedState(0)
+        let made = Locked(0)
         var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
         request.setStreamBody(
             .replayable(length: Int64(json.count)) {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -19,7 +20,7 @@ final class RuntimeParityTests: XCTestCase {
     /// Appends its name to a header and records what it saw, once per attempt.
     struct TaggingMiddleware: HTTPMiddleware {
         let name: String
-        let journal: LockedState<[String]>
+        let journal: Locked<[String]>
         var authorization: String?
 
         func intercept<Reply: HTTPReplyHead>(
@@ -42,7 +43,7 @@ final class RuntimeParityTests: XCTestCase {
         let transport = ScriptedTransport { _, index in
             HTTPResponse(statusCode: index == 0 ? 503 : 200, headers: ["x-request-id": "req_\(index)"])
         }
-        let journal = LockedState<[String]>([])
+        let journal = Locked<[String]>([])
         let client = try OpenAIClient(
             configuration: .init(
                 apiKey: "sk-original",
@@ -73,7 +74,7 @@ final class RuntimeParityTests: XCTestCase {
     func testMiddlewaresSeeStreamedRepliesFromTheTestServer() async throws {
         let server = try TestServer.shared()
         let scenario = TestServer.scenario()
-        let journal = LockedState<[String]>([])
+        let journal = Locked<[String]>([])
         let client = try server.client(
             headers: [
                 "x-testserver-scenario": scenario, "x-testserver-fail-times": "1", "x-testserver-fail-status": "500",
@@ -98,7 +99,7 @@ final class RuntimeParityTests: XCTestCase {
                 statusCode: index == 0 ? 429 : 200,
                 headers: ["x-request-id": "req_\(index)", "set-cookie": "session=sk-cookie-secret"])
         }
-        let entries = LockedState<[OpenAILogger.Entry]>([])
+        let entries = Locked<[OpenAILogger.Entry]>([])
         let client = try OpenAIClient(
             configuration: .init(
                 apiKey: "sk-secret-0123456789",
@@ -127,7 +128,7 @@ final class RuntimeParityTests: XCTestCase {
 
     func testTheLoggerLevelFiltersAndAFailureIsAnError() async throws {
         let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 400, headers: ["x-request-id": "req_x"]) }
-        let entries = LockedState<[OpenAILogger.Entry]>([])
+        let entries = Locked<[OpenAILogger.Entry]>([])
         let client = try OpenAIClient(
             configuration: .init(
                 apiKey: "sk-1", logger: OpenAILogger(level: .info) { entry in entries.withLock { $0.append(entry) } }),
@@ -154,7 +155,7 @@ final class RuntimeParityTests: XCTestCase {
                 next: (HTTPRequest, HTTPTimeouts) async throws -> Reply
             ) async throws -> Reply { throw Refusal() }
         }
-        let entries = LockedState<[OpenAILogger.Entry]>([])
+        let entries = Locked<[OpenAILogger.Entry]>([])
         let logger = OpenAILogger(level: .error) { entry in entries.withLock { $0.append(entry) } }
         let down = ScriptedTransport { _, _ in throw OpenAIError(kind: .connection, message: "refused") }
         let client = try OpenAIClient(

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -52,7 +53,7 @@ final class SpooledUploadTests: XCTestCase {
         let scenario = TestServer.scenario()
         let before = try spooledFiles()
         let url = try file()
-        let progress = LockedState<[Int64]>([])
+        let progress = Locked<[Int64]>([])
         let created = try await client(server, headers: ["x-testserver-scenario": scenario]).files.create(
             .init(file: try FileUpload(fileURL: url), purpose: .batch),
             options: RequestOptions(uploadProgress: { sent, _ in progress.withLock { $0.append(sent) } }))

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAIRuntime

@@ -457,17 +457,3 @@ final class StreamEndingTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 2)
     }
 }
-
-/// A value guarded by a lock, for collecting from `@Sendable` closures in tests.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}

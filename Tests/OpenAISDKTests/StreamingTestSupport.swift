@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAI
@@ -7,72 +8,6 @@ import XCTest
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// A transport that answers streaming requests from a script, records what it was sent, and
-/// records when a body stream was terminated (consumer finished, dropped it, or was cancelled).
-final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
-    /// One scripted answer.
-    enum Reply {
-        /// A reply head and its body chunks; with `hold`, the body never ends by itself.
-        case stream(status: Int, headers: [String: String], chunks: [Data], hold: Bool)
-        /// The attempt fails with this error.
-        case failure(OpenAIError)
-    }
-
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var replies: [Reply]
-    private var _requests: [HTTPRequest] = []
-    private var _terminations: [AsyncThrowingStream<Data, any Error>.Continuation.Termination] = []
-
-    init(_ replies: [Reply]) {
-        self.replies = replies
-    }
-
-    /// Replies with `body` (split into chunks of `chunkSize` bytes) and status 200.
-    convenience init(body: Data, chunkSize: Int = 4096, headers: [String: String] = ["x-request-id": "req_test"]) {
-        self.init([.stream(status: 200, headers: headers, chunks: Self.split(body, chunkSize), hold: false)])
-    }
-
-    static func split(_ body: Data, _ size: Int) -> [Data] {
-        stride(from: 0, to: body.count, by: max(1, size)).map { body.subdata(in: $0..<min($0 + size, body.count)) }
-    }
-
-    var requests: [HTTPRequest] { lock.withLock { _requests } }
-    var terminations: [AsyncThrowingStream<Data, any Error>.Continuation.Termination] {
-        lock.withLock { _terminations }
-    }
-
-    func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
-        throw OpenAIError(kind: .connection, message: "ScriptedStreamTransport only streams")
-    }
-
-    func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
-        let reply: Reply = lock.withLock {
-            _requests.append(request)
-            return replies.count > 1 ? replies.removeFirst() : replies[0]
-        }
-        switch reply {
-        case .failure(let error):
-            throw error
-        case .stream(let status, let headers, let chunks, let hold):
-            let body = AsyncThrowingStream<Data, any Error> { continuation in
-                continuation.onTermination = { [weak self] termination in
-                    guard let self else { return }
-                    self.lock.withLock { self._terminations.append(termination) }
-                }
-                for chunk in chunks { continuation.yield(chunk) }
-                if !hold { continuation.finish() }
-            }
-            return HTTPStreamingResponse(statusCode: status, headers: headers, body: body)
-        }
-    }
-}
-
-/// A retry sleeper that does not sleep.
-struct NoSleep: RetrySleeper {
-    func sleep(seconds: TimeInterval) async throws {}
-}
 
 enum StreamingTestSupport {
     /// A client on `transport` with a test key, no real sleeping between retries.

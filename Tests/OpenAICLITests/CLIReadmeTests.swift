@@ -1,5 +1,6 @@
 import Foundation
 import OpenAICLI
+import OpenAISDKTestSupport
 import XCTest
 
 /// The command-line examples of CLI.md and of the README's short "Command-line tool" section, run as

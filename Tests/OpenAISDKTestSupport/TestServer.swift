@@ -1,12 +1,10 @@
 import Foundation
 import XCTest
-import OpenAISDKTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-@testable import OpenAI
 @testable import OpenAIRuntime
 
 /// The local OpenAI test server (Scripts/testserver/server.py), started once per test process and
@@ -26,14 +24,14 @@ import OpenAISDKTestSupport
 /// (`x-testserver-*` headers, `/__testserver/requests`). `OPENAI_TEST_SERVER_SECOND_URL` is its
 /// second origin for the redirect tests (by default the same port on `localhost`, which is
 /// another origin).
-final class TestServer: Sendable {
+package final class TestServer: Sendable {
     /// `http://127.0.0.1:<port>/v1`.
-    let baseURL: URL
+    package let baseURL: URL
     /// `http://127.0.0.1:<port>`.
-    let rootURL: URL
+    package let rootURL: URL
     /// `http://127.0.0.1:<second port>`: the same server on another port, so another origin
     /// (redirect tests); its requests are recorded with the others.
-    let secondRootURL: URL
+    package let secondRootURL: URL
     private let process: Process?
 
     private init(baseURL: URL, rootURL: URL, secondRootURL: URL, process: Process?) {
@@ -48,7 +46,7 @@ final class TestServer: Sendable {
     /// - Throws: ``Unavailable/skip(_:)`` (a skip, or a failure in CI) when the Python venv or
     ///   `../shared` is missing (run `Scripts/test.sh`),
     ///   an error when the server does not start within 60 s.
-    static func shared() throws -> TestServer {
+    package static func shared() throws -> TestServer {
         try state.withLock { state in
             switch state {
             case .running(let server): return server
@@ -70,7 +68,7 @@ final class TestServer: Sendable {
     }
 
     /// A fresh scenario id: groups one test's requests and attempt counters on the server.
-    static func scenario(_ name: String = #function) -> String {
+    package static func scenario(_ name: String = #function) -> String {
         "\(name.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))"
     }
 
@@ -82,7 +80,7 @@ final class TestServer: Sendable {
     ///   - timeout: The request timeout, in seconds per attempt.
     ///   - headers: Default headers (e.g. the scenario).
     ///   - sleeper: Waits between retries; the real one when `nil`.
-    func client(
+    package func client(
         apiKey: String = "sk-test-0123456789", maxRetries: Int = 2, timeout: TimeInterval = 30,
         headers: [String: String] = [:], configure: (inout OpenAIClient.Configuration) -> Void = { _ in },
         sleeper: (any RetrySleeper)? = nil, transport: any HTTPTransport = URLSessionTransport()
@@ -96,28 +94,28 @@ final class TestServer: Sendable {
     }
 
     /// One request as the server recorded it.
-    struct Record: Sendable {
-        let raw: JSONValue
-        var attempt: Int? { raw["attempt"]?.doubleValue.map { Int($0) } }
-        var method: String? { raw["method"]?.stringValue }
-        var path: String? { raw["path"]?.stringValue }
-        var status: Int? { raw["status"]?.doubleValue.map { Int($0) } }
-        var operationID: String? { raw["operation_id"]?.stringValue }
-        var disconnected: Bool { raw["disconnected"] == .bool(true) }
-        var validation: String? { raw["validation"]?["result"]?.stringValue }
-        var validationErrors: [JSONValue] { raw["validation"]?["errors"]?.arrayValue ?? [] }
-        var receivedAt: Double? { raw["received_at"]?.doubleValue }
+    package struct Record: Sendable {
+        package let raw: JSONValue
+        package var attempt: Int? { raw["attempt"]?.doubleValue.map { Int($0) } }
+        package var method: String? { raw["method"]?.stringValue }
+        package var path: String? { raw["path"]?.stringValue }
+        package var status: Int? { raw["status"]?.doubleValue.map { Int($0) } }
+        package var operationID: String? { raw["operation_id"]?.stringValue }
+        package var disconnected: Bool { raw["disconnected"] == .bool(true) }
+        package var validation: String? { raw["validation"]?["result"]?.stringValue }
+        package var validationErrors: [JSONValue] { raw["validation"]?["errors"]?.arrayValue ?? [] }
+        package var receivedAt: Double? { raw["received_at"]?.doubleValue }
         /// The client's TCP port: requests with the same one came on the same connection.
-        var clientPort: Int? { raw["client_port"]?.doubleValue.map { Int($0) } }
+        package var clientPort: Int? { raw["client_port"]?.doubleValue.map { Int($0) } }
         /// The request body's size in bytes as the server received it (0 without a body).
-        var bodySize: Int { Int(raw["body"]?["size"]?.doubleValue ?? 0) }
+        package var bodySize: Int { Int(raw["body"]?["size"]?.doubleValue ?? 0) }
         /// The request body parsed as JSON, when it was UTF-8 JSON.
-        var bodyJSON: JSONValue? {
+        package var bodyJSON: JSONValue? {
             guard let text = raw["body"]?["text"]?.stringValue else { return nil }
             return try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         }
         /// Header values by lowercased name (the last one wins).
-        var headers: [String: String] {
+        package var headers: [String: String] {
             var result: [String: String] = [:]
             for pair in raw["headers"]?.arrayValue ?? [] {
                 if let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue,
@@ -129,7 +127,7 @@ final class TestServer: Sendable {
             return result
         }
         /// Query pairs in order.
-        var query: [(String, String)] {
+        package var query: [(String, String)] {
             (raw["query"]?.arrayValue ?? []).compactMap { pair in
                 guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue,
                     let value = items[1].stringValue
@@ -140,7 +138,7 @@ final class TestServer: Sendable {
     }
 
     /// The requests recorded for `scenario`, oldest first.
-    func requests(scenario: String) async throws -> [Record] {
+    package func requests(scenario: String) async throws -> [Record] {
         var components = URLComponents(
             url: rootURL.appendingPathComponent("__testserver/requests"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "scenario", value: scenario)]
@@ -157,13 +155,13 @@ final class TestServer: Sendable {
         case failed(String)
     }
 
-    private static let state = LockedState<State>(.notStarted)
+    private static let state = Locked<State>(.notStarted)
 
     /// The server named by `OPENAI_TEST_SERVER_URL` (and `OPENAI_TEST_SERVER_SECOND_URL`), or
     /// `nil` when it is unset or empty.
     ///
     /// - Throws: An error (not a skip) when a value is not an `http` or `https` URL with a host.
-    static func external(_ environment: [String: String]) throws -> (root: URL, second: URL)? {
+    package static func external(_ environment: [String: String]) throws -> (root: URL, second: URL)? {
         guard let text = environment["OPENAI_TEST_SERVER_URL"], !text.isEmpty else { return nil }
         func parse(_ text: String, _ name: String) throws -> URL {
             let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
@@ -181,9 +179,9 @@ final class TestServer: Sendable {
         return (root, components.url!)
     }
 
-    struct ExternalServerError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    package struct ExternalServerError: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 
     private static func start() throws -> TestServer {
@@ -249,27 +247,12 @@ final class TestServer: Sendable {
         throw Unavailable.skip("the test server wrote no port file within 60 s")
     }
 
-    private static let keepAlive = LockedState<Pipe?>(nil)
-    private static let runningProcess = LockedState<Process?>(nil)
+    private static let keepAlive = Locked<Pipe?>(nil)
+    private static let runningProcess = Locked<Process?>(nil)
 
     private static func stopAtExit() {
         runningProcess.withLock { process in
             if let process, process.isRunning { process.terminate() }
         }
-    }
-}
-
-/// A value guarded by a lock, for the launcher's statics.
-/// `@unchecked Sendable`: `lock` guards `value`.
-final class LockedState<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

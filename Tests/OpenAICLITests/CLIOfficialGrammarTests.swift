@@ -1,5 +1,6 @@
 import Foundation
 import OpenAIRuntime
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAICLI

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAICLI
+import OpenAISDKTestSupport
 import XCTest
 
 /// Every operation of the locked spec called through the `openai` tool's flags, as a person types

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAICLI
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAI
