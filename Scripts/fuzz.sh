@@ -157,7 +157,7 @@ libraries_of() {
     case "$1" in
         SSE | PartialJSON | JSON | WebhookHeaders | ErrorBody) echo OpenAIRuntime ;;
         WebSocketFrames) ;;
-        YAMLSpec) echo OpenAIGeneratorCore OpenAIGeneratorOpenAPI OpenAIYAML ;;
+        YAMLSpec) echo OpenAIGeneratorCore OpenAICatalogueModel OpenAIGeneratorOpenAPI OpenAIYAML ;;
         *)
             if [[ -n "$OPENAI_BUILD" ]]; then echo OpenAIRuntime; else echo OpenAI OpenAIRuntime; fi
             ;;
@@ -218,8 +218,10 @@ build_library() {
         OpenAIGeneratorOpenAPI)
             library OpenAIGeneratorOpenAPI "$OPTIMIZE" Generator/OpenAPI OpenAIYAML -I Sources/CLibYAML
             ;;
+        OpenAICatalogueModel) library OpenAICatalogueModel "$OPTIMIZE" Sources/OpenAICatalogueModel "" ;;
         OpenAIGeneratorCore)
-            library OpenAIGeneratorCore "$OPTIMIZE" Generator/Core OpenAIGeneratorOpenAPI -I Sources/CLibYAML
+            library OpenAIGeneratorCore "$OPTIMIZE" Generator/Core "OpenAIGeneratorOpenAPI OpenAICatalogueModel" \
+                -I Sources/CLibYAML
             ;;
     esac
 }
@@ -231,7 +233,7 @@ for target in "${targets[@]}"; do
     needed+=(${libraries[@]+"${libraries[@]}"})
 done
 # Dependencies first, so a changed runtime rebuilds the OpenAI module (its stamp is one of the inputs).
-for library in OpenAIRuntime OpenAI OpenAIYAML OpenAIGeneratorOpenAPI OpenAIGeneratorCore; do
+for library in OpenAIRuntime OpenAI OpenAIYAML OpenAIGeneratorOpenAPI OpenAICatalogueModel OpenAIGeneratorCore; do
     if [[ " ${needed[*]-} " == *" $library "* ]]; then build_library "$library"; fi
 done
 for target in "${targets[@]}"; do build_target "$target"; done
