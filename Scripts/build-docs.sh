@@ -162,19 +162,7 @@ if [[ $CONVERT_ONLY -eq 0 ]]; then
             -experimental-allowed-reexported-modules="$reexported" -emit-extension-block-symbols \
             -skip-synthesized-members -output-dir "$GRAPHS_DIR/$module"
         # The re-exported module's symbols must be in the module's own graph (as DocC shows them: in `module`).
-        python3 - "$GRAPHS_DIR/$module" "$module" "$reexported" <<'PY'
-import json, os, sys
-folder, module, reexported = sys.argv[1:]
-main = json.load(open(os.path.join(folder, module + ".symbols.json")))
-names = {s["names"]["title"] for s in main["symbols"] if len(s["pathComponents"]) == 1}
-wanted = {"OpenAI": ["OpenAIClient", "OpenAIError", "OpenAIStream", "FileUpload"],
-          "OpenAIRealtime": ["WebSocket", "WebSocketError", "WebSocketConfiguration"]}[module]
-missing = [name for name in wanted if name not in names]
-files = sorted(f for f in os.listdir(folder) if f.endswith(".symbols.json"))
-print(f"{module}: {len(main['symbols'])} symbols, {len(main['relationships'])} relationships; files: {', '.join(files)}")
-if missing:
-    sys.exit(f"build-docs: the {module} symbol graph lacks the re-exported {reexported} symbols {missing}")
-PY
+        python3 "$ROOT/Scripts/lib/docs_check.py" graph "$GRAPHS_DIR/$module" "$module" "$reexported"
         phase_done "extract $module" "$start"
     done
 else
@@ -220,38 +208,9 @@ for module in "${MODULES[@]}"; do
         --fallback-display-name "$module" --fallback-bundle-identifier "com.github.swift-openai.$module" \
         --fallback-default-module-kind "Swift Package" --transform-for-static-hosting "${LINK_FLAGS[@]}" \
         --warnings-as-errors --diagnostics-file "$diagnostics" >"$log" 2>&1 || status=$?
-    # Every diagnostic, counted by severity and kind; the log holds DocC's own output.
-    python3 - "$diagnostics" "$log" "$module" "$status" <<'PY' || FAILED+=("$module")
-import collections, json, os, re, sys
-path, log, module, status = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-diagnostics = json.load(open(path)).get("diagnostics", []) if os.path.exists(path) else []
-# DocC's diagnostics file has no identifier: the kind is the summary with its quoted names and numbers blanked.
-def kind(summary):
-    quoted = r"(?<![A-Za-z])'[^']*'(?![A-Za-z])|``[^`]*``|`[^`]*`"
-    return re.sub(r"\d+", "N", re.sub(quoted, "'…'", summary or ""))
-by_severity = collections.Counter(d.get("severity", "?") for d in diagnostics)
-by_kind = collections.Counter((d.get("severity", "?"), kind(d.get("summary"))) for d in diagnostics)
-for d in diagnostics[:50]:
-    where = d.get("source") or ""
-    if where.startswith("file://"):
-        where = where[len("file://"):]
-    where = os.path.relpath(where) if where.startswith(os.getcwd() + "/") else where
-    r = (d.get("range") or {}).get("start") or {}
-    loc = f"{where}:{r.get('line', '?')}:{r.get('column', '?')}" if where else "<no file>"
-    print(f"  {loc}: {d.get('severity')}: {d.get('summary')}")
-if len(diagnostics) > 50:
-    print(f"  ... and {len(diagnostics) - 50} more (all in {os.path.relpath(path)})")
-counts = ", ".join(f"{n} {s}" for s, n in sorted(by_severity.items())) or "none"
-# --warnings-as-errors makes DocC report every warning with the severity "error".
-print(f"{module}: diagnostics: {counts}")
-for (severity, kind), n in by_kind.most_common():
-    print(f"  {n:6d}  {severity:8s} {kind}")
-problems = by_severity.get("error", 0) + by_severity.get("warning", 0)
-if status != 0 and problems == 0:
-    print(f"build-docs: docc convert exited with status {status}; its output:")
-    print(open(log).read())
-sys.exit(1 if status != 0 or problems else 0)
-PY
+    # Every diagnostic, counted by severity and kind (Scripts/lib/docs_check.py); the log holds DocC's own output.
+    python3 "$ROOT/Scripts/lib/docs_check.py" diagnostics "$diagnostics" "$log" "$module" "$status" ||
+        FAILED+=("$module")
     phase_done "convert $module" "$start"
 done
 

@@ -172,83 +172,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Writes Package.swift (the SDK's layers without the admin module) and Package.swift.admin (with OpenAIAdmin): the
-# root manifest's tools version and platforms, its OpenAIRuntimeLibcurl, OpenAIRuntime, OpenAI and OpenAIAdmin target declarations
-# as they are written there, each reduced to what the temporary package holds (the OpenAI target without Helpers/, which is
-# simply not copied), in Swift 6 language mode. A target the root manifest no longer
-# declares, or one with settings this script does not copy, is an error: the check would no longer be the package's.
-python3 - "$ROOT/Package.swift" "$WORK/Package.swift" <<'PY'
-import re, sys
-
-text = open(sys.argv[1]).read()
-tools = text.splitlines()[0].strip()
-if not tools.startswith("// swift-tools-version"):
-    sys.exit("check-history: the root Package.swift does not start with a swift-tools-version line")
-
-def balanced(s, start):
-    """Returns s[start:end] where s[start] is an opening bracket and end is just past its match."""
-    pairs = {"(": ")", "[": "]"}
-    stack = []
-    for i in range(start, len(s)):
-        c = s[i]
-        if c in pairs:
-            stack.append(pairs[c])
-        elif stack and c == stack[-1]:
-            stack.pop()
-            if not stack:
-                return s[start:i + 1]
-    raise ValueError("unbalanced brackets")
-
-def target(name):
-    """The root manifest's `.target(name: NAME, ...)` declaration, as written."""
-    # A declaration starts its line; a dependency on the target (`.target(name:condition:)`) does not.
-    m = re.search(r'(?m)^\s*\.target\(\s*name:\s*"%s"\s*,(?!\s*condition:)' % re.escape(name), text)
-    if not m:
-        sys.exit(f"check-history: the root Package.swift declares no target {name}")
-    opening = text.index("(", m.start())
-    block = ".target" + balanced(text, opening)
-    for key in ("resources", "swiftSettings", "cSettings", "cxxSettings", "plugins"):
-        if re.search(key + r":", block):
-            sys.exit(f"check-history: the {name} target has {key}, which the temporary package does not copy")
-    return block
-
-m = re.search(r"platforms:\s*\[", text)
-platforms = balanced(text, m.end() - 1) if m else None
-layers = [target(name) for name in ("OpenAIRuntimeLibcurl", "OpenAIRuntime", "OpenAI")]
-admin_target = target("OpenAIAdmin")
-
-lines = [tools, "import PackageDescription", "", "let package = Package(", '    name: "OpenAIHistoryCheck",']
-if platforms:
-    lines.append(f"    platforms: {platforms},")
-for admin, path in ((False, sys.argv[2]), (True, sys.argv[2] + ".admin")):
-    products = '.library(name: "OpenAI", targets: ["OpenAI"])'
-    targets = list(layers)
-    if admin:
-        products += ', .library(name: "OpenAIAdmin", targets: ["OpenAIAdmin"])'
-        targets.append(admin_target)
-    body = ",\n".join("        " + "\n".join(line for line in block.splitlines()) for block in targets)
-    manifest = lines + [f"    products: [{products}],", "    targets: [", body, "    ],",
-                        "    swiftLanguageModes: [.v6]", ")"]
-    open(path, "w").write("\n".join(manifest) + "\n")
-PY
+# Writes Package.swift (the SDK's layers without the admin module) and Package.swift.admin (with OpenAIAdmin) from
+# the root manifest's target declarations (Scripts/lib/history_package.py says how, and what it refuses).
+python3 "$ROOT/Scripts/lib/history_package.py" manifests "$ROOT/Package.swift" "$WORK/Package.swift"
 
 echo "check-history: ${#SPECS[@]} spec(s) from $HISTORY_DIR; temporary package and logs under $WORK"
 echo "check-history: temporary Package.swift:"
 sed 's/^/    /' "$WORK/Package.swift"
 
-# Prints the generator's warning count from its output: a "warnings: N" or "N warnings" summary if it prints one,
-# else the number of lines starting with "warning", else "?".
+# Prints the generator's warning count from its output (Scripts/lib/history_package.py).
 generator_warnings() {
-    python3 - "$1" <<'PY'
-import re, sys
-text = open(sys.argv[1], errors="replace").read()
-m = re.search(r"(?im)^\s*warnings?\b\D{0,20}?(\d+)", text) or re.search(r"(?i)\b(\d+)\s+warnings?\b", text)
-if m:
-    print(m.group(1))
-else:
-    n = len(re.findall(r"(?im)^\s*(?:\S+:\s*)?warning\b", text))
-    print(n if n else "?")
-PY
+    python3 "$ROOT/Scripts/lib/history_package.py" warnings "$1"
 }
 
 # Prints the number of distinct compiler warnings in a build log.

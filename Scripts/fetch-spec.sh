@@ -121,30 +121,10 @@ download() {
     fi
 }
 
-# Copies the first candidate file whose size and sha256 are the lock's into $TMP, hashing while copying (each file
-# is read once; one whose size differs is not read at all). Prints the path found; exits 1 when none matches.
+# Copies the first candidate file whose size and sha256 are the lock's into $TMP (Scripts/lib/spec_copy.py). Prints
+# the path found; exits 1 when none matches.
 find_local_copy() {
-    python3 - "$TMP" "$EXPECTED_SHA" "$EXPECTED_SIZE" "$@" <<'PY'
-import hashlib, os, sys
-tmp, sha, size, candidates = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-size = int(size) if size.isdigit() else None
-for path in candidates:
-    try:
-        if not os.path.isfile(path) or (size is not None and os.path.getsize(path) != size):
-            continue
-        h = hashlib.sha256()
-        with open(path, "rb") as source, open(tmp, "wb") as out:
-            for chunk in iter(lambda: source.read(1 << 20), b""):
-                h.update(chunk)
-                out.write(chunk)
-    except OSError as error:
-        print(f"fetch-spec: cannot read {path}: {error}", file=sys.stderr)
-        continue
-    if h.hexdigest() == sha:
-        print(path)
-        sys.exit(0)
-sys.exit(1)
-PY
+    python3 "$(dirname "${BASH_SOURCE[0]}")/lib/spec_copy.py" "$TMP" "$EXPECTED_SHA" "$EXPECTED_SIZE" "$@"
 }
 
 TRIED=()

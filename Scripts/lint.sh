@@ -13,7 +13,8 @@
 #   python   `ruff check` and `ruff format --check` on every *.py file, each with its closest ruff.toml
 #            (Scripts/testserver/ruff.toml, Scripts/ruff.toml; a [format] exclude there keeps files from formatting).
 #   pytest   the test server's own tests, `python -m pytest Scripts/testserver/tests` (Scripts/testserver/pytest.ini),
-#            and those of the lint checks' Python, `python -m pytest Scripts/lint/tests`.
+#            those of the lint checks' Python, `python -m pytest Scripts/lint/tests`, and those of the other scripts'
+#            Python helpers, `python -m pytest Scripts/lib/tests`.
 #            Their server runs on ../shared/spec/openapi.yaml and ../shared/fixtures beside the tree; without those
 #            these tests skip (and with CI=true the check fails).
 #   sizes    hand-written Swift files (the swift check's) at most 800 lines (STYLE.md habit 15). Generated Swift files
@@ -233,10 +234,15 @@ check_pytest() {
     echo "+ ${python#"$ROOT"/} -m pytest -q -rfEs -p no:cacheprovider Scripts/lint/tests"
     "$python" -m pytest -q -rfEs -p no:cacheprovider "$ROOT/Scripts/lint/tests" 2>&1 | tee "$WORK/pytest-lint.out"
     local lint_status="${PIPESTATUS[0]}"
+    # The other scripts' Python helpers (Scripts/lib/*.py), in the linted tree.
+    echo "+ ${python#"$ROOT"/} -m pytest -q -rfEs -p no:cacheprovider Scripts/lib/tests"
+    "$python" -m pytest -q -rfEs -p no:cacheprovider Scripts/lib/tests 2>&1 | tee "$WORK/pytest-lib.out"
+    local lib_status="${PIPESTATUS[0]}"
     # pytest's last line: "50 passed in 8.58s", "1 failed, 49 passed in ...".
     NOTE="test server $(tail -n 1 "$WORK/pytest.out" | sed -E 's/^=+ //; s/ =+$//; s/ in [0-9.]+s.*$//')"
     NOTE+="; lint scripts $(tail -n 1 "$WORK/pytest-lint.out" | sed -E 's/^=+ //; s/ =+$//; s/ in [0-9.]+s.*$//')"
-    [[ $status -eq 0 && $lint_status -eq 0 ]]
+    NOTE+="; script helpers $(tail -n 1 "$WORK/pytest-lib.out" | sed -E 's/^=+ //; s/ =+$//; s/ in [0-9.]+s.*$//')"
+    [[ $status -eq 0 && $lint_status -eq 0 && $lib_status -eq 0 ]]
 }
 
 check_sizes() {
@@ -269,7 +275,7 @@ describe() {
     case "$1" in
         swift) echo "swift format lint --strict (hand-written Swift)" ;;
         python) echo "ruff check and ruff format --check (Python)" ;;
-        pytest) echo "the test server's and the lint scripts' tests (pytest Scripts/testserver/tests Scripts/lint/tests)" ;;
+        pytest) echo "the test server's and the scripts' tests (pytest Scripts/testserver/tests Scripts/lint/tests Scripts/lib/tests)" ;;
         sizes) echo "file sizes (hand-written Swift at most $HAND_WRITTEN_MAX_LINES lines, generated at most the line cap)" ;;
         headers) echo "generated files' header; the manifest's spec hash against Spec/lock.json" ;;
         portability) echo "no Linux-only spelling outside a Linux branch (Scripts/lint/portability.py)" ;;
