@@ -36,7 +36,7 @@ package struct Catalogue: Sendable {
                 "the catalogue has format version \(catalogue.version); this tool reads \(OperationCatalogue.currentVersion)"
             )
         }
-        operations = catalogue.operations.map(APIOperation.init)
+        operations = try catalogue.operations.map(APIOperation.init)
         byCommand = [:]
         methodsByResource = [:]
         for (index, operation) in operations.enumerated() {
@@ -152,7 +152,8 @@ package struct APIOperation: Sendable {
         }
     }
 
-    init(_ entry: CatalogueOperation) {
+    /// - Throws: ``CLIError`` for a parameter whose location is not `path`, `query` or `header`.
+    init(_ entry: CatalogueOperation) throws {
         id = entry.id
         command = entry.command
         aliases = entry.aliases ?? []
@@ -166,7 +167,12 @@ package struct APIOperation: Sendable {
         fixedQuery = (entry.query ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         summary = entry.summary
         description = entry.description
-        parameters = entry.parameters.map { Flag($0, location: Flag.Location(rawValue: $0.location ?? "") ?? .query) }
+        parameters = try entry.parameters.map { parameter in
+            guard let location = parameter.location.flatMap(Flag.Location.init(rawValue:)), location != .body else {
+                throw CLIError.failure("the parameter \(parameter.name) of \(entry.id) has no location")
+            }
+            return Flag(parameter, location: location)
+        }
         body = entry.body.flatMap { body in
             Body.Kind(rawValue: body.kind).map { kind in
                 Body(
