@@ -616,7 +616,7 @@ finish
 begin "fetch: fetch-spec.sh finds the locked spec by sha256 without network"
 mkdir -p "$FRESH/Scripts/lib" "$FRESH/Spec" "$TMPW/bin"
 cp "$COPY/Scripts/fetch-spec.sh" "$COPY/Scripts/lib.sh" "$FRESH/Scripts/"
-cp "$COPY/Scripts/lib/spec.sh" "$FRESH/Scripts/lib/"
+cp "$COPY/Scripts/lib/spec.sh" "$COPY/Scripts/lib/spec_copy.py" "$FRESH/Scripts/lib/"
 cat >"$TMPW/bin/curl" <<EOF
 #!/bin/sh
 echo "\$*" >>"$TMPW/curl-called"
