@@ -54,7 +54,7 @@ final class CatalogueReadingTests: XCTestCase {
             guard case DecodingError.dataCorrupted(let context) = error else {
                 return XCTFail("expected a syntax error, got \(error)")
             }
-            XCTAssertTrue(context.underlyingError is JSONSyntaxError, "\(error)")
+            XCTAssertTrue(context.underlyingError is OpenAIRuntime.JSONSyntaxError, "\(error)")
         }
     }
 }
