@@ -100,4 +100,25 @@ final class RouteNamingTests: XCTestCase {
             lines[spend + 1].hasPrefix("//     client.organization.projects.spendLimit.retrieve(projectID:)"),
             lines[spend + 1])
     }
+
+    /// Paths with no segment of their own (found by the YAML fuzzer: `/` trapped on an index out of
+    /// range): their operations belong to the client's `root` resource.
+    func testPathsWithoutASegmentOfTheirOwnAreTheRootResource() throws {
+        let (calls, notes) = try Self.model([
+            ("/", "get", "getRoot"),
+            ("/{id}", "get", "getByID"),
+            ("/{id}", "delete", "deleteByID"),
+            ("/{id}/cancel", "post", "cancelByID"),
+            ("/things", "get", "listThings"),
+        ])
+        XCTAssertEqual(
+            calls,
+            [
+                "getRoot": "root.retrieve", "getByID": "root.getByID", "deleteByID": "root.delete",
+                "cancelByID": "root.cancel", "listThings": "things.retrieve",
+            ])
+        // Two GETs on the root: the second is named by its operationId, with a note.
+        XCTAssertEqual(calls["getByID"], "root.getByID")
+        XCTAssertEqual(notes.count, 1)
+    }
 }

@@ -12,6 +12,10 @@ struct RouteNaming {
         var methodName: String
     }
 
+    /// The resource of an operation whose path has no segment of its own (`/`, `/{id}`): the
+    /// client's `root` (`client.root.retrieve()`).
+    static let rootResource = "root"
+
     /// The path without a query string, and the query's fixed items.
     static func splitPath(_ raw: String) -> (path: String, query: [(String, String)]) {
         guard let mark = raw.firstIndex(of: "?") else { return (raw, []) }
@@ -51,7 +55,9 @@ struct RouteNaming {
         for operation in document.operations {
             let operationID = Translator.operationKey(operation)
             if let parts = operation.overlay.methodPath, let method = parts.last {
-                result[operationID] = Route(resourcePath: Array(parts.dropLast()), methodName: method)
+                let resource = parts.dropLast()
+                result[operationID] = Route(
+                    resourcePath: resource.isEmpty ? [Self.rootResource] : Array(resource), methodName: method)
                 taken[parts.joined(separator: ".")] = operationID
             }
         }
@@ -111,6 +117,8 @@ struct RouteNaming {
                 default: verb = "update"
                 }
             }
+            // A path with no segment of its own left (`/`, `/{id}`, `/{id}/cancel`): the API's root.
+            if resource.isEmpty { resource = [Self.rootResource] }
             if let key = query.first?.0 { verb += Naming.upperCamel(key) }
             var route = Route(resourcePath: resource, methodName: verb)
             let key = (resource + [verb]).joined(separator: ".")
