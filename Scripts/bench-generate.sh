@@ -155,11 +155,11 @@ if [[ "$BASE_REV" != none ]]; then
 fi
 
 # Prints what a tree's SDK holds: generated files and lines of the OpenAI module, and of OpenAIAdmin (which
-# `--target OpenAI` does not compile) when there is one. A tree is laid out either way: Sources/OpenAIAdmin and
-# Sources/OpenAICatalogue beside Sources/OpenAI, or (before) Generated/Admin and Generated/Catalogue inside it; the
+# `--target OpenAI` does not compile) when there is one. A tree is laid out either way: Sources/OpenAIAdmin/Generated and
+# Sources/OpenAICatalogue/Generated beside Sources/OpenAI, or (before) Generated/Admin and Generated/Catalogue inside it; the
 # catalogue is the `openai` tool's, counted in neither module.
 describe_tree() {
-    local dir="$1" generated="$1/Sources/OpenAI/Generated" admin="$1/Sources/OpenAIAdmin"
+    local dir="$1" generated="$1/Sources/OpenAI/Generated" admin="$1/Sources/OpenAIAdmin/Generated"
     local files lines
     [[ -d "$admin" ]] || admin="$generated/Admin"
     files="$(find "$generated" -name '*.swift' -not -path "$generated/Admin/*" -not -path "$generated/Catalogue/*" \

@@ -232,12 +232,12 @@ fi
 
 # Whether the spec gave the OpenAIAdmin module files (beyond the manifest its folder always gets).
 has_admin() {
-    [[ -n "$(find "$pkg/Sources/OpenAIAdmin" -name '*.swift' -not -name Manifest.swift 2>/dev/null | head -n 1)" ]]
+    [[ -n "$(find "$pkg/Sources/OpenAIAdmin/Generated" -name '*.swift' -not -name Manifest.swift 2>/dev/null | head -n 1)" ]]
 }
 
 # Compiles OpenAI and, when the spec has it, OpenAIAdmin with `swiftc -emit-sil`: SIL to /dev/null, diagnostics to
 # the log. OpenAI's module goes to $WORK/modules for OpenAIAdmin to import (emitted only then: it is one more compiler
-# job). Sources/OpenAICatalogue is the `openai` tool's, not the SDK's.
+# job). Sources/OpenAICatalogue/Generated is the `openai` tool's, not the SDK's.
 compile_modules() {
     local log="$1" sources=() file module=()
     rm -rf "$WORK/modules/OpenAI.swiftmodule"
@@ -250,7 +250,7 @@ compile_modules() {
         >/dev/null 2>"$log" || return
     [[ ${#module[@]} -gt 0 ]] || return 0
     sources=()
-    while IFS= read -r file; do sources+=("$file"); done < <(find "$pkg/Sources/OpenAIAdmin" -name '*.swift' \
+    while IFS= read -r file; do sources+=("$file"); done < <(find "$pkg/Sources/OpenAIAdmin/Generated" -name '*.swift' \
         | LC_ALL=C sort)
     swiftc -module-name OpenAIAdmin "${SWIFTC_FLAGS[@]}" -I "$WORK/modules" -emit-sil "${sources[@]}" \
         >/dev/null 2>>"$log"
@@ -259,17 +259,17 @@ for spec in "${SPECS[@]}"; do
     name="$(basename "$spec")"
     dir="$WORK/${name%.yaml}"
     mkdir -p "$dir"
-    rm -rf "$pkg/Sources/OpenAI/Generated" "$pkg/Sources/OpenAIAdmin" "$pkg/Sources/OpenAICatalogue"
+    rm -rf "$pkg/Sources/OpenAI/Generated" "$pkg/Sources/OpenAIAdmin/Generated" "$pkg/Sources/OpenAICatalogue/Generated"
 
     printf '\n==> %s\n' "$name"
     gen_log="$dir/generate.log"
     start="$(now)"
     gen_status=0
     "$GENERATOR" generate --spec "$spec" --output "$pkg/Sources/OpenAI/Generated" \
-        --admin-output "$pkg/Sources/OpenAIAdmin" --catalogue-output "$pkg/Sources/OpenAICatalogue" \
+        --admin-output "$pkg/Sources/OpenAIAdmin/Generated" --catalogue-output "$pkg/Sources/OpenAICatalogue/Generated" \
         >"$gen_log" 2>&1 || gen_status=$?
     gen_seconds="$(elapsed_since "$start")"
-    # A spec with admin-key resources also gets the OpenAIAdmin module (Sources/OpenAIAdmin). The manifest is
+    # A spec with admin-key resources also gets the OpenAIAdmin module (Sources/OpenAIAdmin/Generated). The manifest is
     # rewritten only when it changes, so that SwiftPM keeps the runtime's build.
     manifest="$WORK/Package.swift"
     admin="no"

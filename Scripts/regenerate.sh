@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: fetch the locked spec, build the generator, regenerate Sources/OpenAI/Generated/ (with
-# Sources/OpenAIAdmin/ and Sources/OpenAICatalogue/), build the SDK.
+# Sources/OpenAIAdmin/Generated/ and Sources/OpenAICatalogue/Generated/), build the SDK.
 #
 # Usage: Scripts/regenerate.sh [GENERATE_OPTIONS...]
 #   Extra arguments go to `openai-generator generate` (e.g. `--access package`).
@@ -22,7 +22,7 @@ step "1/4 Fetch the locked spec (Scripts/fetch-spec.sh)"
 step "2/4 Build the generator (swift build -c release --product openai-generator)"
 build_generator release
 
-step "3/4 Generate Sources/OpenAI/Generated/, Sources/OpenAIAdmin/, Sources/OpenAICatalogue/ from Spec/openapi.yaml (openai-generator generate $*)"
+step "3/4 Generate Sources/OpenAI/Generated/, Sources/OpenAIAdmin/Generated/, Sources/OpenAICatalogue/Generated/ from Spec/openapi.yaml (openai-generator generate $*)"
 "$GENERATOR" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated "$@"
 
 step "4/4 Build the OpenAI and OpenAIAdmin modules (swift build --target OpenAIAdmin, which depends on OpenAI)"

@@ -33,7 +33,7 @@ def same_file(a, b):
 
 
 # The generator's output folders (`openai-generator generate --list-outputs` in the checkout, the DocC articles aside).
-GENERATED = ("Sources/OpenAI/Generated", "Sources/OpenAIAdmin", "Sources/OpenAICatalogue")
+GENERATED = ("Sources/OpenAI/Generated", "Sources/OpenAIAdmin/Generated", "Sources/OpenAICatalogue/Generated")
 
 
 def sync(main, copy):
@@ -81,10 +81,10 @@ def state(root, out):
     # The generator stages a folder's files in `.NAME.staging-PID` beside it.
     staging = sorted(
         n
-        for folder in ("Sources", "Sources/OpenAI", "Sources/OpenAI/OpenAI.docc")
+        for folder in ("Sources/OpenAI", "Sources/OpenAIAdmin", "Sources/OpenAICatalogue", "Sources/OpenAI/OpenAI.docc")
         if os.path.isdir(os.path.join(root, folder))
         for n in os.listdir(os.path.join(root, folder))
-        if n.startswith((".Generated", ".OpenAIAdmin", ".OpenAICatalogue"))
+        if n.startswith(".Generated")
     )
     json.dump({"files": files, "staging": staging}, open(out, "w"), indent=1, sort_keys=True)
 

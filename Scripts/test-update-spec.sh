@@ -439,7 +439,7 @@ check "  is Spec/lock.json and what \`openai-generator generate --list-outputs\`
     test "$(cat "$LOGS/print-paths.out")" == "$(printf 'Spec/lock.json\n'; cd "$COPY" && "$GENERATOR" generate --list-outputs)"
 check "  which names the sources and the DocC articles" grep -qx 'Sources/OpenAI/OpenAI.docc/Generated' "$LOGS/print-paths.out"
 check "  and the admin module's and the catalogue's folders" \
-    bash -c "grep -qx 'Sources/OpenAIAdmin' '$LOGS/print-paths.out' && grep -qx 'Sources/OpenAICatalogue' '$LOGS/print-paths.out'"
+    bash -c "grep -qx 'Sources/OpenAIAdmin/Generated' '$LOGS/print-paths.out' && grep -qx 'Sources/OpenAICatalogue/Generated' '$LOGS/print-paths.out'"
 check "  the workflow's pull request adds exactly that list" helper workflow-uses-print-paths "$COPY/.github/workflows/update-spec.yml"
 check "  Spec/README.md and CONTRIBUTING.md name every path and --print-paths" \
     helper mentions-all "$LOGS/print-paths.out" "$COPY/Spec/README.md" "$COPY/CONTRIBUTING.md"
@@ -491,26 +491,26 @@ check "  lock: source, url, commit, sha256, date, openapi, size (and nothing els
 check "  Spec/openapi.yaml is clean.yaml" cmp -s "$CLEAN" "$COPY/Spec/openapi.yaml"
 check "  openai-generator check passes in the copy" bash -c "cd '$COPY' && '$GENERATOR' check >'$LOGS/clean-check.log' 2>&1"
 helper state "$COPY" "$TMPW/after.json"
-INVITE_FILE="$(cd "$COPY/Sources/OpenAIAdmin" && grep -l 'struct InviteRequest\b' -r . | sed 's|^\./||' | head -n 1)"
+INVITE_FILE="$(cd "$COPY/Sources/OpenAIAdmin/Generated" && grep -l 'struct InviteRequest\b' -r . | sed 's|^\./||' | head -n 1)"
 # The `openai` tool's catalogue and schemas change too: the new member is a new flag and a new schema property. Each
 # output folder's manifest names the new spec's sha256.
-expected_changes="$(printf 'content Sources/OpenAIAdmin/%s\ncontent Sources/OpenAIAdmin/Manifest.swift\ncontent Sources/OpenAI/Generated/Manifest.swift\ncontent Sources/OpenAICatalogue/Manifest.swift\ncontent Sources/OpenAICatalogue/OperationCatalogue.swift\ncontent Sources/OpenAICatalogue/OperationSchemas.swift\ncontent Spec/lock.json\ncontent Spec/openapi.yaml\n' "$INVITE_FILE" | LC_ALL=C sort)"
+expected_changes="$(printf 'content Sources/OpenAIAdmin/Generated/%s\ncontent Sources/OpenAIAdmin/Generated/Manifest.swift\ncontent Sources/OpenAI/Generated/Manifest.swift\ncontent Sources/OpenAICatalogue/Generated/Manifest.swift\ncontent Sources/OpenAICatalogue/Generated/OperationCatalogue.swift\ncontent Sources/OpenAICatalogue/Generated/OperationSchemas.swift\ncontent Spec/lock.json\ncontent Spec/openapi.yaml\n' "$INVITE_FILE" | LC_ALL=C sort)"
 actual_changes="$(helper changed "$TMPW/before.json" "$TMPW/after.json" | LC_ALL=C sort)"
 if [[ "$actual_changes" == "$expected_changes" ]]; then
     ok "  only $INVITE_FILE, the CLI's catalogue and schemas, and each folder's Manifest.swift changed (the other files keep bytes and modification times)"
 else
     fail "  changed files: $(echo "$actual_changes" | tr '\n' ';'), expected: $(echo "$expected_changes" | tr '\n' ';')"
 fi
-for folder in Sources/OpenAI/Generated Sources/OpenAIAdmin Sources/OpenAICatalogue; do
+for folder in Sources/OpenAI/Generated Sources/OpenAIAdmin/Generated Sources/OpenAICatalogue/Generated; do
     has "$COPY/$folder/Manifest.swift" "spec-sha256: $CLEAN_SHA" "  $folder/Manifest.swift holds the new sha256"
 done
-if grep -rlF -e "$CLEAN_SHA" -e "$LOCKED_SHA" "$COPY/Sources/OpenAI/Generated" "$COPY/Sources/OpenAIAdmin" \
-    "$COPY/Sources/OpenAICatalogue" | grep -v '/Manifest.swift$' >/dev/null; then
+if grep -rlF -e "$CLEAN_SHA" -e "$LOCKED_SHA" "$COPY/Sources/OpenAI/Generated" "$COPY/Sources/OpenAIAdmin/Generated" \
+    "$COPY/Sources/OpenAICatalogue/Generated" | grep -v '/Manifest.swift$' >/dev/null; then
     fail "  a generated file other than a Manifest.swift holds a spec hash"
 else
     ok "  no other generated file holds a spec hash"
 fi
-has "$COPY/Sources/OpenAIAdmin/$INVITE_FILE" "public var note: Swift.String?" "  InviteRequest has the new property"
+has "$COPY/Sources/OpenAIAdmin/Generated/$INVITE_FILE" "public var note: Swift.String?" "  InviteRequest has the new property"
 check "  the new spec is in the cache ($OPENAI_SPEC_CACHE/<sha256>.yaml)" cmp -s "$CLEAN" "$OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml"
 if first_line "$LOGS/clean.out" | grep -q '^## OpenAPI spec changes'; then ok "  stdout is the summary"; else fail "  stdout does not start with the summary"; fi
 has "$TMPW/clean.md" "InviteRequest.note" "  the summary names InviteRequest.note"

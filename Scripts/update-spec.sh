@@ -2,7 +2,7 @@
 # Moves the SDK to a new OpenAI spec as one transaction. First it diffs the new spec against the locked one and
 # prints the markdown change summary (for the pull request and the changelog); then it puts the new spec at
 # Spec/openapi.yaml, rewrites Spec/lock.json, regenerates the folders `openai-generator generate --list-outputs`
-# names (Sources/OpenAI/Generated/, Sources/OpenAIAdmin/, Sources/OpenAICatalogue/ and the DocC articles in
+# names (Sources/OpenAI/Generated/, Sources/OpenAIAdmin/Generated/, Sources/OpenAICatalogue/Generated/ and the DocC articles in
 # Sources/OpenAI/OpenAI.docc/Generated/), runs
 # `openai-generator check`, builds every library target with the hand-written code (OpenAI, OpenAIRealtime,
 # OpenAIAdmin) and runs the fast tests (preparing the test servers' Python venv when OPENAI_TEST_PYTHON is unset).
@@ -433,7 +433,7 @@ cp "$NEW" "$DEST.tmp"
 mv -f "$DEST.tmp" "$DEST"
 helper write-lock "$LOCK" "$WORK/provenance.json"
 
-step "6/9 Regenerate Sources/OpenAI/Generated/, Sources/OpenAIAdmin/, Sources/OpenAICatalogue/ (and the DocC articles)"
+step "6/9 Regenerate Sources/OpenAI/Generated/, Sources/OpenAIAdmin/Generated/, Sources/OpenAICatalogue/Generated/ (and the DocC articles)"
 run_logged "generation (openai-generator generate)" generate \
     "$GENERATOR" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated
 

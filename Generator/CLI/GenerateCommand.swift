@@ -13,7 +13,8 @@ public enum GenerateCommand {
 
         Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated (the OpenAI module's files),
         --admin-output and --catalogue-output the OpenAIAdmin and OpenAICatalogue folders beside the output
-        folder's module folder (Sources/OpenAIAdmin, Sources/OpenAICatalogue) when they exist, else Admin/ and
+        folder's module folder (Sources/OpenAIAdmin/Generated, Sources/OpenAICatalogue/Generated) when those
+        targets' folders exist, else Admin/ and
         Catalogue/ inside the output folder, --docs-output the Generated
         folder of the OpenAI.docc catalog beside the output folder when there is one (the DocC articles that
         curate the generated API; `none`: not written), --overrides Spec/overrides.json (skipped when absent; a

@@ -25,8 +25,9 @@ struct SpecGeneration {
 
     /// The folders the generated files go to: the output folder (the tree's root), then each part
     /// of the tree that is a target of its own and goes to a folder of its own: the folder its
-    /// option names, or by default the target's folder beside the module folder that holds the
-    /// output (`Sources/OpenAIAdmin` for `Sources/OpenAI/Generated`) when that folder exists. A
+    /// option names, or by default the `Generated` folder of the target's folder beside the module
+    /// folder that holds the output (`Sources/OpenAIAdmin/Generated` for `Sources/OpenAI/Generated`)
+    /// when that target's folder exists. A
     /// part not listed stays in the output folder (`Admin/`), so a generation into a folder of its
     /// own keeps the whole tree there.
     static func fileFolders(_ arguments: CommandArguments) -> [(prefix: String, path: String)] {
@@ -40,13 +41,13 @@ struct SpecGeneration {
                 continue
             }
             guard components.count >= 2 else { continue }
-            let beside =
+            let target =
                 (output.hasPrefix("/") ? "/" : "")
                 + (components.dropLast(2) + [Substring(folder.target)])
                 .joined(separator: "/")
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: beside, isDirectory: &isFolder), isFolder.boolValue {
-                folders.append((folder.prefix, beside))
+            if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
+                folders.append((folder.prefix, target + "/Generated"))
             }
         }
         return folders

@@ -4,7 +4,7 @@ import OpenAICatalogueModel
 import OpenAIRuntime
 
 /// The operations the `openai` tool offers, read from the catalogue the generator writes
-/// (`Sources/OpenAICatalogue`, an ``OperationCatalogue``).
+/// (`Sources/OpenAICatalogue/Generated`, an ``OperationCatalogue``).
 package struct Catalogue: Sendable {
     package var operations: [APIOperation]
     /// Every command line (`vector-stores:files list`) and alias → its operation's index.

@@ -1,5 +1,5 @@
 /// The operation catalogue of the `openai` tool as data: the generator encodes it
-/// (`CatalogueRenderer`, into `Sources/OpenAICatalogue`), the tool and its MCP server decode it.
+/// (`CatalogueRenderer`, into `Sources/OpenAICatalogue/Generated`), the tool and its MCP server decode it.
 ///
 /// Format version 2: a JSON object `{"version": 2, "operations": [...]}`, the operations in command
 /// order, each encoded with sorted keys. A member that is `nil` is left out; so are the booleans

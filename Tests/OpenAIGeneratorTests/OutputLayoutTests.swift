@@ -60,15 +60,15 @@ final class OutputLayoutTests: XCTestCase {
         XCTAssertEqual(
             listed.output,
             [
-                output, sources.appendingPathComponent("OpenAIAdmin").path,
-                sources.appendingPathComponent("OpenAICatalogue").path,
+                output, sources.appendingPathComponent("OpenAIAdmin/Generated").path,
+                sources.appendingPathComponent("OpenAICatalogue/Generated").path,
             ]
             .joined(separator: "\n") + "\n")
 
         let generated = OpenAIGeneratorCommand.run(["generate"] + options)
         XCTAssertEqual(generated.status, 0, generated.output + generated.errorOutput)
-        let admin = sources.appendingPathComponent("OpenAIAdmin")
-        let catalogue = sources.appendingPathComponent("OpenAICatalogue")
+        let admin = sources.appendingPathComponent("OpenAIAdmin/Generated")
+        let catalogue = sources.appendingPathComponent("OpenAICatalogue/Generated")
         XCTAssertTrue(OutputWriter.existingFiles(in: admin).contains("Resources/OrganizationAPI.swift"))
         XCTAssertEqual(
             OutputWriter.existingFiles(in: catalogue),
@@ -100,7 +100,8 @@ final class OutputLayoutTests: XCTestCase {
         let drift = OpenAIGeneratorCommand.run(check)
         XCTAssertEqual(drift.status, 1)
         XCTAssertTrue(
-            drift.output.contains("OpenAIAdmin/Resources/OrganizationAPI.swift: differs from what the spec generates"),
+            drift.output.contains(
+                "OpenAIAdmin/Generated/Resources/OrganizationAPI.swift: differs from what the spec generates"),
             drift.output)
     }
 

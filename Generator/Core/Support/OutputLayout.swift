@@ -3,7 +3,7 @@
 /// The tree holds the `OpenAI` module's files at its root, the `OpenAIAdmin` module's below
 /// `Admin/` and the `openai` tool's catalogue below `Catalogue/` (``SDKModule/folder``,
 /// ``CatalogueRenderer``). In this package each of those is a target with a folder of its own
-/// (`Sources/OpenAIAdmin`, `Sources/OpenAICatalogue`); a generation into a folder of its own
+/// (its `Generated` folder: `Sources/OpenAIAdmin/Generated`, `Sources/OpenAICatalogue/Generated`); a generation into a folder of its own
 /// keeps the whole tree there. Each folder the generator writes has its own manifest
 /// (``OutputWriter``), so it owns each one separately.
 public enum OutputLayout {
