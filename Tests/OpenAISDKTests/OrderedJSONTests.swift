@@ -53,6 +53,17 @@ final class OrderedJSONTests: XCTestCase {
         let decoder = OrderedJSONDecoder()
         XCTAssertEqual(try decoder.decode([Int].self, from: Data("[2.0, 2e3, -0, 1E2]".utf8)), [2, 2000, 0, 100])
         XCTAssertThrowsError(try decoder.decode(Int.self, from: Data("1.5".utf8)))
+        // Exact in decimal, not through `Double` (the JSON fuzz target found `1000000000000000.1e+1` read as 1e16).
+        XCTAssertEqual(
+            try decoder.decode(
+                [Int].self, from: Data("[1000000000000000.1e+1, 1.50e1, -12.3400E3, 0.0e999, 4e-0]".utf8)),
+            [10_000_000_000_000_001, 15, -12_340, 0, 4])
+        XCTAssertEqual(try decoder.decode(Int64.self, from: Data("-9.223372036854775808e18".utf8)), .min)
+        for text in ["1.25e1", "1e19", "-9.223372036854775809e18", "1e1000000000", "5e-1"] {
+            XCTAssertThrowsError(try decoder.decode(Int64.self, from: Data(text.utf8)), text)
+        }
+        XCTAssertThrowsError(try decoder.decode(UInt8.self, from: Data("-1.0".utf8)))
+        XCTAssertEqual(try decoder.decode(UInt8.self, from: Data("-0.0".utf8)), 0)
         XCTAssertThrowsError(try decoder.decode(Int8.self, from: Data("300".utf8)))
         XCTAssertEqual(try decoder.decode(Double.self, from: Data("12345678901234567890".utf8)), 12345678901234567890)
         XCTAssertEqual(try decoder.decode(UInt64.self, from: Data("18446744073709551615".utf8)), .max)

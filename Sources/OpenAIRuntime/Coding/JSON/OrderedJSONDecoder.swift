@@ -187,12 +187,9 @@ final class OrderedDecoding: Decoder {
         guard node.kind == .number else { throw mismatch(T.self, at: index) }
         let text = document.text(node)
         if node.flag, let value = Self.parseInteger(T.self, text) { return value }
-        // A fraction, an exponent, or more digits than T holds: exact values only.
-        if let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite,
-            let value = T(exactly: double)
-        {
-            return value
-        }
+        // A fraction or an exponent: exact values only, in decimal (through `Double`,
+        // `1000000000000000.1e+1` would read as 10000000000000000).
+        if !node.flag, let value = Self.parseExactInteger(T.self, text) { return value }
         throw DecodingError.dataCorrupted(
             DecodingError.Context(
                 codingPath: codingPath,
@@ -218,6 +215,56 @@ final class OrderedDecoding: Decoder {
             guard !overflow1, !overflow2 else { return nil }
             value = next
             index += 1
+        }
+        return value
+    }
+
+    /// The integer a number's text (`-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?`) denotes exactly, or `nil`
+    /// when it has a fraction left or overflows `T`.
+    static func parseExactInteger<T: FixedWidthInteger>(_ type: T.Type, _ text: UnsafeBufferPointer<UInt8>) -> T? {
+        var index = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var inFraction = false
+        while index < text.count, text[index] != UInt8(ascii: "e"), text[index] != UInt8(ascii: "E") {
+            if text[index] == UInt8(ascii: ".") {
+                inFraction = true
+            } else {
+                digits.append(text[index] &- UInt8(ascii: "0"))
+                if inFraction { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < text.count {
+            index += 1
+            let negativeExponent = index < text.count && text[index] == UInt8(ascii: "-")
+            if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
+            while index < text.count {
+                // Past a million, only a value of zero can fit: the exact figure no longer matters.
+                exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 1_000_000)
+                index += 1
+            }
+            if negativeExponent { exponent = -exponent }
+        }
+        // value = digits × 10^scale; trailing zeros move into the scale.
+        var scale = exponent - fractionDigits
+        while let last = digits.last, last == 0, scale < 0 {
+            digits.removeLast()
+            scale += 1
+        }
+        if digits.allSatisfy({ $0 == 0 }) { return 0 }
+        guard scale >= 0 else { return nil }
+        var value: T = 0
+        for digit in digits + Array(repeating: 0, count: min(scale, T.bitWidth)) {
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) =
+                negative
+                ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
         }
         return value
     }
@@ -282,7 +329,11 @@ final class OrderedDecoding: Decoder {
         case .number:
             let text = document.text(node)
             if node.flag, let value = Self.parseInteger(Int.self, text) { return .int(value) }
+            // An integer written with a fraction or an exponent (`2.0`, `1e3`), exactly, in decimal.
+            if !node.flag, let value = Self.parseExactInteger(Int.self, text) { return .int(value) }
             let value = Double(String(decoding: text, as: UTF8.self)) ?? .infinity
+            // A double whose value is integral (`1e-400`, `4.9999999999999999999e17`) is that integer, so that
+            // writing it again gives the same text.
             if let integer = Int(exactly: value) { return .int(integer) }
             return .double(value)
         case .array:
