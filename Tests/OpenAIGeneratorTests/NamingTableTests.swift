@@ -76,6 +76,33 @@ final class NamingTableTests: XCTestCase {
             ], Naming.itemTypeName)
     }
 
+    func testSynthesizedNamesAppendOneSuffixPerRole() {
+        let stem = "CreateWidget"
+        XCTAssertEqual(SynthesizedNames.requestBody(stem: stem), "CreateWidgetRequest")
+        XCTAssertEqual(SynthesizedNames.multipartBody(stem: stem), "CreateWidgetForm")
+        XCTAssertEqual(SynthesizedNames.streamEvent(stem: stem), "CreateWidgetEvent")
+        XCTAssertEqual(SynthesizedNames.response(stem: stem), "CreateWidgetResponse")
+        XCTAssertEqual(SynthesizedNames.parameter(stem: "List", parameter: "order_by"), "ListOrderBy")
+        XCTAssertEqual(SynthesizedNames.dictionaryValue(of: "Metadata"), "MetadataValue")
+        XCTAssertEqual(SynthesizedNames.webhookPayload(webhook: "batch.completed"), "WebhookBatchCompleted")
+        XCTAssertEqual(SynthesizedNames.pagesMethod("list"), "listPages")
+        XCTAssertEqual(SynthesizedNames.streamMethod("create"), "createStream")
+    }
+
+    func testAnonymousArrayCasesArePluralsOfTheirElement() {
+        check(
+            [
+                ("string", "strings"),
+                ("json", "values"),
+                ("object", "objects"),
+                ("inputItem", "InputItems"),
+                ("entry", "Entries"),
+                // An array of arrays: the element's plural becomes `…Array`, then plural again.
+                ("strings", "StringArrays"),
+                ("integers", "IntegerArrays"),
+            ], UnionCaseNaming.arrayCase(elementCase:))
+    }
+
     func testEnumMemberNamesAreUniqueAndAvoidTheTypesOwnMembers() {
         let names = Naming.enumMemberNames(["gpt-4.1", "gpt-41", "gpt-4.1", "rawValue", "default", "auto", "AUTO"])
         XCTAssertEqual(names.map(\.value), ["gpt-4.1", "gpt-41", "rawValue", "default", "auto", "AUTO"])

@@ -1,7 +1,8 @@
 /// Swift identifiers from the spec's names: case conversion, initialisms, keywords and reserved
-/// names by context. With ``TypeNames`` (types and their suffixes), ``RouteNaming`` (resources and
-/// methods), ``UnionCaseNaming`` (union cases) and ``FileLayout`` (files), `Core/Naming` is where
-/// every name the generator invents comes from.
+/// names by context. With ``TypeNames`` (unique type names), ``SynthesizedNames`` (the suffixes of
+/// types and methods the spec does not name), ``RouteNaming`` (resources and methods),
+/// ``UnionCaseNaming`` (union cases), ``CommandNaming`` (the tool's commands, flags and MCP tools)
+/// and ``FileLayout`` (files), `Core/Naming` is where every name the generator invents comes from.
 public enum Naming {
     /// Words written in upper case everywhere but at the start of a lowerCamelCase name.
     static let initialisms: [String: String] = [

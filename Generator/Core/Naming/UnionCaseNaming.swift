@@ -42,6 +42,23 @@ enum UnionCaseNaming {
         return name + "s"
     }
 
+    /// The case name of an anonymous array variant from the name its element would have as a case:
+    /// the plural of a JSON kind (`string` → `strings`, `json` → `values`), of a named element
+    /// (`inputItem` → `InputItems`), and `…Arrays` for an array of arrays (`strings` →
+    /// `StringArrays`).
+    static func arrayCase(elementCase inner: String) -> String {
+        switch inner {
+        case "string": return "strings"
+        case "file": return "files"
+        case "integer": return "integers"
+        case "number": return "numbers"
+        case "boolean": return "booleans"
+        case "object": return "objects"
+        case "json": return "values"
+        default: return plural(Naming.upperCamel(inner.hasSuffix("s") ? String(inner.dropLast()) + "Array" : inner))
+        }
+    }
+
     /// The longest prefix, in whole words, shared by all `names` (only when there are
     /// `minimumCount` of them, at least two).
     static func commonWordPrefix(_ names: [String], minimumCount: Int) -> String {

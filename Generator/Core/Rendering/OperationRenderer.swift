@@ -153,7 +153,7 @@ struct OperationRenderer {
             "Every page of \(listMethod), each fetched with the previous page's cursor as `\(cursor.wireName)`.",
             remark: operation.documentation.remark, extra: docs)
         if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
-        declare(operation.methodName + "Pages", signature, into: &printer)
+        declare(SynthesizedNames.pagesMethod(operation.methodName), signature, into: &printer)
         let arguments = signature.parameters.map { "\($0.label): \($0.name)" }
         let call = "try await self.\(Naming.escaped(operation.methodName))("
         printer.block(") -> CursorPages<\(page.swift)>") { method in
@@ -229,7 +229,7 @@ struct OperationRenderer {
         printer.documentation(operation.streamSummary, remark: operation.documentation.remark, extra: docs)
         if let attribute = operation.documentation.availabilityAttribute { printer.line(attribute) }
         declare(
-            operation.methodName + "Stream",
+            SynthesizedNames.streamMethod(operation.methodName),
             operation.signature(body: body, streaming: streaming, bodyLabel: bodyLabel), into: &printer)
         printer.block(") throws -> OpenAIStream<\(streaming.eventType.swift)>") { method in
             buildRequest(operation, body: body, streaming: streaming, into: &method)

@@ -317,7 +317,8 @@ struct SchemaTranslator {
                     return .array(element.type)
                 }
                 if case .schema(let valueSchema) = schema.additionalProperties {
-                    let value = resolve(valueSchema, suggestedName: suggestedName + "Value", scope: scope)
+                    let value = resolve(
+                        valueSchema, suggestedName: SynthesizedNames.dictionaryValue(of: suggestedName), scope: scope)
                     return .dictionary(value.nullable ? .json : value.type)
                 }
                 if types == ["object"] { return .dictionary(.json) }
@@ -655,19 +656,7 @@ struct SchemaTranslator {
             return UnionCaseNaming.plural(name)
         }
         if let title = element.title { return UnionCaseNaming.plural(Naming.upperCamel(title)) }
-        let inner = anonymousCaseName(element, depth: depth + 1)
-        switch inner {
-        case "string": return "strings"
-        case "file": return "files"
-        case "integer": return "integers"
-        case "number": return "numbers"
-        case "boolean": return "booleans"
-        case "object": return "objects"
-        case "json": return "values"
-        default:
-            return UnionCaseNaming.plural(
-                Naming.upperCamel(inner.hasSuffix("s") ? String(inner.dropLast()) + "Array" : inner))
-        }
+        return UnionCaseNaming.arrayCase(elementCase: anonymousCaseName(element, depth: depth + 1))
     }
 
     // MARK: Components

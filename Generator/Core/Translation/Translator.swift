@@ -89,7 +89,8 @@ public struct Translator {
             var parameters: [OperationParameter] = []
             for parameter in operation.parameters where parameter.location != .cookie {
                 let resolved = schemas.resolve(
-                    parameter.schema, suggestedName: stem + Naming.upperCamel(parameter.name), scope: scope)
+                    parameter.schema, suggestedName: SynthesizedNames.parameter(stem: stem, parameter: parameter.name),
+                    scope: scope)
                 let location: OperationParameter.Location =
                     switch parameter.location {
                     case .path: .path
@@ -130,10 +131,13 @@ public struct Translator {
                 guard let schema = media.schema else { continue }
                 switch media.contentType {
                 case "application/json":
-                    let resolved = schemas.resolve(schema, suggestedName: stem + "Request", scope: scope)
+                    let resolved = schemas.resolve(
+                        schema, suggestedName: SynthesizedNames.requestBody(stem: stem), scope: scope)
                     bodies.append(.json(resolved.type))
                 case "multipart/form-data":
-                    let resolved = schemas.resolve(schema, suggestedName: stem + "Form", scope: scope, multipart: true)
+                    let resolved = schemas.resolve(
+                        schema, suggestedName: SynthesizedNames.multipartBody(stem: stem), scope: scope, multipart: true
+                    )
                     bodies.append(.multipart(resolved.type))
                 default:
                     bodies.append(.text(contentType: media.contentType))
@@ -149,7 +153,9 @@ public struct Translator {
                 acceptTypes = types.filter { $0 != "text/event-stream" }
                 streams = types.contains("text/event-stream")
                 if let schema = success.content.first(where: { $0.contentType == "text/event-stream" })?.schema {
-                    eventType = schemas.resolve(schema, suggestedName: stem + "Event", scope: scope).type
+                    eventType =
+                        schemas.resolve(schema, suggestedName: SynthesizedNames.streamEvent(stem: stem), scope: scope)
+                        .type
                 }
                 let json = success.content.first { $0.contentType == "application/json" }
                 let jsonIsStructured = json?.schema.map { schemas.kind($0) != "string" } ?? false
@@ -158,7 +164,8 @@ public struct Translator {
                         || $0 == "application/octet-stream" || $0 == "application/zip"
                 }
                 if let json, let schema = json.schema, jsonIsStructured || !binary {
-                    let resolved = schemas.resolve(schema, suggestedName: stem + "Response", scope: scope)
+                    let resolved = schemas.resolve(
+                        schema, suggestedName: SynthesizedNames.response(stem: stem), scope: scope)
                     response = .json(resolved.type)
                 } else if binary {
                     response = .binary
@@ -234,7 +241,7 @@ public struct Translator {
             for webhook in document.webhooks {
                 guard let payload = webhook.payload else { continue }
                 let resolved = schemas.resolve(
-                    payload, suggestedName: "Webhook" + Naming.upperCamel(webhook.name),
+                    payload, suggestedName: SynthesizedNames.webhookPayload(webhook: webhook.name),
                     scope: Scope(path: "", ancestors: []))
                 webhooks.append((webhook.name, resolved.type))
             }
