@@ -156,7 +156,7 @@ skip_unless_ci() {
 
 # Succeeds when a benchmark runs in smoke mode (BENCH_SMOKE=1): the same code path down to its summary lines, on
 # inputs of a few seconds, built cheaply (debug SwiftPM products, swiftc -Onone). Its figures mean nothing; it shows
-# that the benchmark still builds and runs to the end. Scripts/test-benchmarks.sh runs every benchmark so.
+# that the benchmark still builds and runs to the end. Scripts/bench/test-benchmarks.sh runs every benchmark so.
 bench_smoke() {
     [[ "${BENCH_SMOKE:-0}" == "1" ]]
 }

@@ -16,8 +16,8 @@ set_swift_flags
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "1/4 Fetch the locked spec (Scripts/fetch-spec.sh)"
-"$ROOT/Scripts/fetch-spec.sh"
+step "1/4 Fetch the locked spec (Scripts/spec/fetch-spec.sh)"
+"$ROOT/Scripts/spec/fetch-spec.sh"
 
 step "2/4 Build the generator (swift build -c release --product openai-generator)"
 build_generator release

@@ -14,7 +14,7 @@ import time
 
 
 def _load_update_spec_helpers():
-    """Scripts/update-spec-helpers.py as a module (its name has dashes), for the helpers both scripts use."""
+    """Scripts/spec/update-spec-helpers.py as a module (its name has dashes), for the helpers both scripts use."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "update-spec-helpers.py")
     spec = importlib.util.spec_from_file_location("update_spec_helpers", path)
     module = importlib.util.module_from_spec(spec)
@@ -219,7 +219,7 @@ def under_paths(changes_file, paths_file):
 
 
 def workflow_uses_print_paths(workflow):
-    """Exit 0 when update-spec.yml's pull request adds exactly the paths `Scripts/update-spec.sh --print-paths`
+    """Exit 0 when update-spec.yml's pull request adds exactly the paths `Scripts/spec/update-spec.sh --print-paths`
     printed in its update step (the step's `paths` output), and lists no path of its own."""
     text = open(workflow, encoding="utf-8").read()
     problems = []
@@ -229,8 +229,8 @@ def workflow_uses_print_paths(workflow):
     step = re.search(r"^\s*- name: Move to it.*?(?=^\s*- name:)", text, re.M | re.S)
     if not step or "id: update" not in step.group(0):
         problems.append("no update step with id: update")
-    elif "Scripts/update-spec.sh --print-paths" not in step.group(0) or "paths<<" not in step.group(0):
-        problems.append("the update step does not write Scripts/update-spec.sh --print-paths to its paths output")
+    elif "Scripts/spec/update-spec.sh --print-paths" not in step.group(0) or "paths<<" not in step.group(0):
+        problems.append("the update step does not write Scripts/spec/update-spec.sh --print-paths to its paths output")
     for p in problems:
         print("      " + p)
     sys.exit(1 if problems else 0)

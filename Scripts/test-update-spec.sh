@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end test of Scripts/update-spec.sh (a transaction: summary first, rollback on any failure) and
-# Scripts/fetch-spec.sh (finds the locked spec by sha256 before downloading), run in a copy of the repository
+# End-to-end test of Scripts/spec/update-spec.sh (a transaction: summary first, rollback on any failure) and
+# Scripts/spec/fetch-spec.sh (finds the locked spec by sha256 before downloading), run in a copy of the repository
 # (the working tree's tracked and untracked-but-not-ignored files, plus the current generated folders) so
 # the checkout itself is never touched. The copy sits beside a `shared` symbolic link to ../shared, and its
 # SwiftPM scratch folder persists, so a second run builds incrementally.
@@ -173,13 +173,13 @@ finish() {
 # Puts the copy back to the checkout's state, with the locked spec fetched (from ../shared, as a checkout does).
 reset_copy() {
     git -C "$ROOT" ls-files -z --cached --others --exclude-standard | helper sync "$ROOT" "$COPY"
-    (cd "$COPY" && env -u SPEC_SOURCE Scripts/fetch-spec.sh >/dev/null)
+    (cd "$COPY" && env -u SPEC_SOURCE Scripts/spec/fetch-spec.sh >/dev/null)
 }
 # Runs update-spec.sh in the copy: update NAME [args...]; stdout in logs/NAME.out, stderr in logs/NAME.err.
 update() {
     local name="$1" status=0
     shift
-    (cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" Scripts/update-spec.sh "$@") \
+    (cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" Scripts/spec/update-spec.sh "$@") \
         >"$LOGS/$name.out" 2>"$LOGS/$name.err" || status=$?
     return "$status"
 }
@@ -371,7 +371,7 @@ has "$LOGS/abbreviated-unknown.err" "no record here names its full commit" "  sa
 # What the lock says for other URLs, from update-spec-helpers.py itself (provenance, then write-lock on a copy).
 provenance_of() {
     local name="$1" source="$2" commit="$3" url="$4"
-    python3 "$COPY/Scripts/update-spec-helpers.py" provenance "$COPY" "$COPY/Spec/lock.json" "$CLEAN" "$source" 1 \
+    python3 "$COPY/Scripts/spec/update-spec-helpers.py" provenance "$COPY" "$COPY/Spec/lock.json" "$CLEAN" "$source" 1 \
         "$commit" 2026-09-03 "$url" 0 0 0 "$SHARED/spec/history" "$TMPW/provenance-$name.json" 2>"$LOGS/provenance-$name.err"
 }
 status=0
@@ -383,7 +383,7 @@ status=0
 provenance_of evil-url "$EVIL_URL" "$URL_COMMIT" "$EVIL_URL" || status=$?
 expect_status 0 "$status" "$EVIL_URL with --commit and --url (that URL)"
 cp "$COPY/Spec/lock.json" "$TMPW/lock-evil.json"
-python3 "$COPY/Scripts/update-spec-helpers.py" write-lock "$TMPW/lock-evil.json" "$TMPW/provenance-evil-url.json" 2>/dev/null
+python3 "$COPY/Scripts/spec/update-spec-helpers.py" write-lock "$TMPW/lock-evil.json" "$TMPW/provenance-evil-url.json" 2>/dev/null
 check "  the lock names that URL, and its host and path as the source (not openai/openai-openapi)" helper lock-is "$TMPW/lock-evil.json" \
     "{\"source\": \"evil.example/$URL_COMMIT/openapi.yaml\", \"url\": \"$EVIL_URL\", \"commit\": \"$URL_COMMIT\", \"sha256\": \"$(sha256_of "$CLEAN")\", \"date\": \"2026-09-03\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
 status=0
@@ -419,7 +419,7 @@ check "  lock: url the path relative to the repository, commit and date from the
     "{\"source\": \"openai/openai-openapi\", \"url\": \"../local-specs/2026-09-04-abcdef1.yaml\", \"commit\": \"abcdef1\", \"sha256\": \"$(sha256_of "$CLEAN")\", \"date\": \"2026-09-04\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
 rm -rf "$E2E/cache" "$COPY/Spec/openapi.yaml"
 status=0
-(cd "$COPY" && env -u SPEC_SOURCE Scripts/fetch-spec.sh) >"$LOGS/fetch-local-url.log" 2>&1 || status=$?
+(cd "$COPY" && env -u SPEC_SOURCE Scripts/spec/fetch-spec.sh) >"$LOGS/fetch-local-url.log" 2>&1 || status=$?
 expect_status 0 "$status" "  fetch-spec.sh then reads the lock's url as that path"
 check "  and gets the same bytes" cmp -s "$CLEAN" "$COPY/Spec/openapi.yaml"
 kill "$SERVER_PID" 2>/dev/null || true
@@ -433,7 +433,7 @@ finish
 begin "paths: one list of what an update changes (the generator's), used by the workflow and the docs; a new area"
 reset_copy
 status=0
-(cd "$COPY" && Scripts/update-spec.sh --print-paths) >"$LOGS/print-paths.out" 2>"$LOGS/print-paths.err" || status=$?
+(cd "$COPY" && Scripts/spec/update-spec.sh --print-paths) >"$LOGS/print-paths.out" 2>"$LOGS/print-paths.err" || status=$?
 expect_status 0 "$status" "update-spec.sh --print-paths"
 check "  is Spec/lock.json and what \`openai-generator generate --list-outputs\` lists" \
     test "$(cat "$LOGS/print-paths.out")" == "$(printf 'Spec/lock.json\n'; cd "$COPY" && "$GENERATOR" generate --list-outputs)"
@@ -475,7 +475,7 @@ helper state "$COPY" "$TMPW/before.json"
 check "  (the copy has no Scripts/.venv)" test ! -e "$COPY/Scripts/.venv"
 status=0
 (cd "$COPY" && env -u OPENAI_TEST_PYTHON CI=true SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/clean.md" \
-    SUMMARY_JSON="$TMPW/clean.json" Scripts/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") \
+    SUMMARY_JSON="$TMPW/clean.json" Scripts/spec/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") \
     >"$LOGS/clean.out" 2>"$LOGS/clean.err" || status=$?
 expect_status 0 "$status" "CI=true update-spec.sh --commit $CLEAN_COMMIT --date 2026-09-02 clean.yaml"
 has "$LOGS/clean.err" "OPENAI_TEST_PYTHON is unset; preparing Scripts/.venv" "  prepared the test server's Python itself"
@@ -534,7 +534,7 @@ reset_copy
 helper state "$COPY" "$TMPW/before.json"
 status=0
 (cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" python3 "$HELPERS_PY" interrupt "$LOGS/interrupt.log" "==> 8/9" \
-    Scripts/update-spec.sh --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING") || status=$?
+    Scripts/spec/update-spec.sh --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING") || status=$?
 expect_status 130 "$status" "SIGINT to the process group after '==> 8/9' (255: the marker never came)"
 has "$LOGS/interrupt.log" "interrupted (INT); rolling back" "  says it rolls back"
 has "$LOGS/interrupt.log" "byte for byte as before" "  says the rollback was verified"
@@ -561,7 +561,7 @@ helper state "$COPY" "$TMPW/before.json"
 cp "$COPY/Spec/lock.json" "$TMPW/lock-before.json"
 status=0
 (cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/breaking.md" SUMMARY_JSON="$TMPW/breaking.json" \
-    Scripts/update-spec.sh --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING") >"$LOGS/breaking.log" 2>&1 || status=$?
+    Scripts/spec/update-spec.sh --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING") >"$LOGS/breaking.log" 2>&1 || status=$?
 expect_status 1 "$status" "update-spec.sh to breaking.yaml"
 check "  every file of Generated/ and Spec/ byte-identical to before, same file list, same modification times" \
     bash -c "python3 '$HELPERS_PY' state '$COPY' '$TMPW/after.json' && python3 '$HELPERS_PY' compare '$TMPW/before.json' '$TMPW/after.json' times"
@@ -615,7 +615,7 @@ finish
 
 begin "fetch: fetch-spec.sh finds the locked spec by sha256 without network"
 mkdir -p "$FRESH/Scripts/lib" "$FRESH/Spec" "$TMPW/bin"
-cp "$COPY/Scripts/fetch-spec.sh" "$COPY/Scripts/lib.sh" "$FRESH/Scripts/"
+cp "$COPY/Scripts/spec/fetch-spec.sh" "$COPY/Scripts/lib.sh" "$FRESH/Scripts/"
 cp "$COPY/Scripts/lib/spec.sh" "$COPY/Scripts/lib/spec_copy.py" "$FRESH/Scripts/lib/"
 cat >"$TMPW/bin/curl" <<EOF
 #!/bin/sh
@@ -624,7 +624,7 @@ echo "curl (stub of Scripts/test-update-spec.sh): no network" >&2
 exit 7
 EOF
 chmod +x "$TMPW/bin/curl"
-fetch() { (cd "$FRESH" && env -u SPEC_SOURCE PATH="$TMPW/bin:$PATH" Scripts/fetch-spec.sh) >"$LOGS/$1.log" 2>&1; }
+fetch() { (cd "$FRESH" && env -u SPEC_SOURCE PATH="$TMPW/bin:$PATH" Scripts/spec/fetch-spec.sh) >"$LOGS/$1.log" 2>&1; }
 
 HISTORY_SPEC="$SHARED/spec/history/2026-08-05-dc708bb.yaml"
 helper make-lock "$COPY/Spec/lock.json" "$FRESH/Spec/lock.json" "$(sha256_of "$HISTORY_SPEC")" "$(size_of "$HISTORY_SPEC")" "http://127.0.0.1:9/unreachable/openapi.yaml"

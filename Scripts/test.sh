@@ -2,29 +2,29 @@
 # The one test command: everything CI checks, in order, stopping at the first failure.
 #
 # Usage: Scripts/test.sh
-#   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, Scripts/lint.sh
+#   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, Scripts/check/lint.sh
 #          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
-#          Scripts/test-lint.sh (each lint check fails on a planted violation), build (with tests),
-#          `openai-generator check`, `swift test`, Scripts/test-benchmarks.sh (every Scripts/bench-*.sh in its smoke
-#          mode, on the debug build), Scripts/fuzz.sh 10 (every target: the runtime's parsers, the generated types'
-#          lenient decoding, the generator's YAML loader), Scripts/test-app-probes.sh (the README's code compiled as apps configure their
-#          targets, run against the local test server), Scripts/build-docs.sh (documentation, warnings as errors),
-#          Scripts/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/check-docs-site.py (the
+#          Scripts/check/test-lint.sh (each lint check fails on a planted violation), build (with tests),
+#          `openai-generator check`, `swift test`, Scripts/bench/test-benchmarks.sh (every Scripts/bench/bench-*.sh in its smoke
+#          mode, on the debug build), Scripts/check/fuzz.sh 10 (every target: the runtime's parsers, the generated types'
+#          lenient decoding, the generator's YAML loader), Scripts/check/test-app-probes.sh (the README's code compiled as apps configure their
+#          targets, run against the local test server), Scripts/docs/build-docs.sh (documentation, warnings as errors),
+#          Scripts/docs/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/docs/check-docs-site.py (the
 #          merged documentation site: every page reference, and pages rendered in headless Chromium),
-#          Scripts/sanitize.sh thread (the
-#          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/check-history.sh.
+#          Scripts/check/sanitize.sh thread (the
+#          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/spec/check-history.sh.
 # Environment:
-#   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
-#   SKIP_FUZZ=1          skip Scripts/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
+#   SKIP_HISTORY=1       skip Scripts/spec/check-history.sh (it compiles the SDK once per historical spec: slow).
+#   SKIP_FUZZ=1          skip Scripts/check/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
 #                        cold).
-#   SKIP_SANITIZE=1      skip Scripts/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
+#   SKIP_SANITIZE=1      skip Scripts/check/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and
-#                        to Scripts/build-docs.sh in the environment).
+#                        to Scripts/docs/build-docs.sh in the environment).
 #   OPENAI_TEST_PYTHON   when already set, used as is and the venv step is skipped.
 #   CI=true              a check that cannot run (a missing linter, ../shared) fails instead of being skipped.
-# Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/requirements.txt and
+# Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/*/requirements.txt and
 # requirements-dev.txt installed, or python3 when there are none).
 #
 # Exit status: 0 when every step passed; otherwise the failing step's status (at least 1).
@@ -109,7 +109,7 @@ step_system_packages() {
     # The `openai` tool's completion scripts are run by their shells in the tests.
     command -v zsh >/dev/null 2>&1 || apt_install zsh
     command -v fish >/dev/null 2>&1 || apt_install fish
-    # Scripts/check-docs-site.py opens the documentation site in headless Chromium; without one (no apt-get) it skips
+    # Scripts/docs/check-docs-site.py opens the documentation site in headless Chromium; without one (no apt-get) it skips
     # its browser check, except when CI=true.
     if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
         && ! command -v google-chrome >/dev/null 2>&1; then
@@ -119,13 +119,13 @@ step_system_packages() {
 
 # --- (c) Python venv for the test servers -----------------------------------------------------------
 
-# The venv: prepare_test_python in Scripts/lib/test-env.sh (Scripts/update-spec.sh prepares its fast tests with it
+# The venv: prepare_test_python in Scripts/lib/test-env.sh (Scripts/spec/update-spec.sh prepares its fast tests with it
 # too).
 step_python_venv() { prepare_test_python; }
 
 # --- (c2) GitHub workflows lint ----------------------------------------------------------------------
 
-# actionlint (Scripts/lint/requirements.txt, in Scripts/.venv) on .github/workflows/*.yml, with shellcheck on every
+# actionlint (Scripts/check/lint/requirements.txt, in Scripts/.venv) on .github/workflows/*.yml, with shellcheck on every
 # `run:` script when there is one (the venv's, else PATH's), and shellcheck on .github/scripts/*.sh. Any finding
 # fails the step. A missing actionlint skips the step outside CI and fails it when CI=true.
 step_lint_workflows() {
@@ -148,7 +148,7 @@ step_lint_workflows() {
     shellcheck="$(find_tool shellcheck || true)"
     if [[ -z "$actionlint" ]]; then
         skip_unless_ci "Workflows lint" "actionlint not found in Scripts/.venv (installed from" \
-            "Scripts/lint/requirements.txt by the venv step, which OPENAI_TEST_PYTHON skips) nor on PATH." || return
+            "Scripts/check/lint/requirements.txt by the venv step, which OPENAI_TEST_PYTHON skips) nor on PATH." || return
         return 0
     fi
     if [[ -z "$shellcheck" ]]; then
@@ -199,25 +199,25 @@ step_swift_test() {
     return "$status"
 }
 
-# Scripts/test-benchmarks.sh: every benchmark in its smoke mode (a few seconds each, on the debug build just made), so
+# Scripts/bench/test-benchmarks.sh: every benchmark in its smoke mode (a few seconds each, on the debug build just made), so
 # that a benchmark that no longer builds or traps fails here. It reads SCRATCH_PATH from the environment.
 step_benchmarks() {
-    echo "+ ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/test-benchmarks.sh"
-    "$ROOT/Scripts/test-benchmarks.sh"
+    echo "+ ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/bench/test-benchmarks.sh"
+    "$ROOT/Scripts/bench/test-benchmarks.sh"
 }
 
-# Scripts/build-docs.sh: the documentation from the debug build's symbol graphs, docc warnings as errors. It reads
+# Scripts/docs/build-docs.sh: the documentation from the debug build's symbol graphs, docc warnings as errors. It reads
 # SCRATCH_PATH from the environment, as this script does.
 step_docs() {
-    echo "+ ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/build-docs.sh"
-    "$ROOT/Scripts/build-docs.sh"
+    echo "+ ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/docs/build-docs.sh"
+    "$ROOT/Scripts/docs/build-docs.sh"
 }
 
-# Scripts/check-docs-site.py: every page reference of the site build-docs.sh merged, and pages rendered in headless
+# Scripts/docs/check-docs-site.py: every page reference of the site build-docs.sh merged, and pages rendered in headless
 # Chromium; --self-test first shows its link check failing on a broken link. It reads SCRATCH_PATH as build-docs does.
 step_docs_site() {
-    echo "+ Scripts/check-docs-site.py --self-test"
-    python3 "$ROOT/Scripts/check-docs-site.py" --self-test
+    echo "+ Scripts/docs/check-docs-site.py --self-test"
+    python3 "$ROOT/Scripts/docs/check-docs-site.py" --self-test
 }
 
 step_update_spec() {
@@ -232,45 +232,45 @@ step_update_spec() {
 step_history() {
     local bin_dir
     bin_dir="$(swift_bin_path debug)"
-    echo "+ OPENAI_GENERATOR=$bin_dir/openai-generator Scripts/check-history.sh"
-    OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/check-history.sh"
+    echo "+ OPENAI_GENERATOR=$bin_dir/openai-generator Scripts/spec/check-history.sh"
+    OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/spec/check-history.sh"
 }
 
-# Scripts/fuzz.sh: libFuzzer on every parser of bytes from the network or a spec, 10 s each, two at once (one per
+# Scripts/check/fuzz.sh: libFuzzer on every parser of bytes from the network or a spec, 10 s each, two at once (one per
 # core), from the seeds and the corpus .build-fuzz keeps (a clean clone starts from the seeds). Built quick (-Onone);
 # the targets of generated types link the OpenAI module of the build step as it is (FUZZ_OPENAI_BUILD: not compiled a
 # second time for fuzzing, at the cost of coverage from generated code).
 step_fuzz() {
     local bin_dir
     bin_dir="$(swift_bin_path debug)"
-    echo "+ FUZZ_BUILD=quick FUZZ_JOBS=2 FUZZ_OPENAI_BUILD=$bin_dir Scripts/fuzz.sh 10"
-    FUZZ_BUILD=quick FUZZ_JOBS=2 FUZZ_OPENAI_BUILD="$bin_dir" "$ROOT/Scripts/fuzz.sh" 10
+    echo "+ FUZZ_BUILD=quick FUZZ_JOBS=2 FUZZ_OPENAI_BUILD=$bin_dir Scripts/check/fuzz.sh 10"
+    FUZZ_BUILD=quick FUZZ_JOBS=2 FUZZ_OPENAI_BUILD="$bin_dir" "$ROOT/Scripts/check/fuzz.sh" 10
 }
 
 echo "test.sh: repository $ROOT (CI=${CI:-false})"
 run_step "System packages (libyaml-dev, libssl-dev, chromium)" step_system_packages
-run_step "Locked spec (Scripts/fetch-spec.sh)" "$ROOT/Scripts/fetch-spec.sh"
+run_step "Locked spec (Scripts/spec/fetch-spec.sh)" "$ROOT/Scripts/spec/fetch-spec.sh"
 run_step "Python venv for test servers" step_python_venv
 run_step "GitHub workflows lint (actionlint, shellcheck)" step_lint_workflows
-run_step "Lint (Scripts/lint.sh)" "$ROOT/Scripts/lint.sh"
-run_step "Lint checks fail on violations (Scripts/test-lint.sh)" "$ROOT/Scripts/test-lint.sh"
+run_step "Lint (Scripts/check/lint.sh)" "$ROOT/Scripts/check/lint.sh"
+run_step "Lint checks fail on violations (Scripts/check/test-lint.sh)" "$ROOT/Scripts/check/test-lint.sh"
 run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test)" step_swift_test
-run_step "Benchmarks in smoke mode (Scripts/test-benchmarks.sh)" step_benchmarks
+run_step "Benchmarks in smoke mode (Scripts/bench/test-benchmarks.sh)" step_benchmarks
 if [[ "${SKIP_FUZZ:-0}" == "1" ]]; then
     printf '\n==> Fuzzing: skipped (SKIP_FUZZ=1)\n'
 else
-    run_step "Every parser under libFuzzer, 10 s each (Scripts/fuzz.sh)" step_fuzz
+    run_step "Every parser under libFuzzer, 10 s each (Scripts/check/fuzz.sh)" step_fuzz
 fi
-run_step "The README's code as apps configure it (Scripts/test-app-probes.sh)" "$ROOT/Scripts/test-app-probes.sh"
-run_step "Documentation (Scripts/build-docs.sh)" step_docs
-run_step "A broken symbol link fails the docs build (Scripts/test-build-docs.sh)" "$ROOT/Scripts/test-build-docs.sh"
-run_step "The documentation site in a browser, every link (Scripts/check-docs-site.py)" step_docs_site
+run_step "The README's code as apps configure it (Scripts/check/test-app-probes.sh)" "$ROOT/Scripts/check/test-app-probes.sh"
+run_step "Documentation (Scripts/docs/build-docs.sh)" step_docs
+run_step "A broken symbol link fails the docs build (Scripts/docs/test-build-docs.sh)" "$ROOT/Scripts/docs/test-build-docs.sh"
+run_step "The documentation site in a browser, every link (Scripts/docs/check-docs-site.py)" step_docs_site
 if [[ "${SKIP_SANITIZE:-0}" == "1" ]]; then
     printf '\n==> ThreadSanitizer: skipped (SKIP_SANITIZE=1)\n'
 else
-    run_step "Concurrency tests under ThreadSanitizer (Scripts/sanitize.sh thread)" "$ROOT/Scripts/sanitize.sh" thread
+    run_step "Concurrency tests under ThreadSanitizer (Scripts/check/sanitize.sh thread)" "$ROOT/Scripts/check/sanitize.sh" thread
 fi
 if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
     printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
@@ -280,7 +280,7 @@ fi
 if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
     printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'
 else
-    run_step "Historical specs generate and compile (Scripts/check-history.sh)" step_history
+    run_step "Historical specs generate and compile (Scripts/spec/check-history.sh)" step_history
 fi
 
 print_summary

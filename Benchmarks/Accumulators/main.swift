@@ -1,5 +1,5 @@
 // Benchmark for the stream accumulators (ChatCompletionStreamAccumulator, ResponseStreamAccumulator)
-// and for parseStream's memory under a slow consumer. Run through Scripts/bench-accumulators.sh,
+// and for parseStream's memory under a slow consumer. Run through Scripts/bench/bench-accumulators.sh,
 // which builds it in release.
 //
 // Usage:

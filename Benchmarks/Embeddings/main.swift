@@ -1,6 +1,6 @@
 // Benchmark for embeddings replies: the bytes and the decode time of the float form
 // (`encoding_format: "float"`) against the base64 form that `client.embeddings.create` asks for when
-// the caller does not choose, decoded into the same floats. Run through Scripts/bench-embeddings.sh,
+// the caller does not choose, decoded into the same floats. Run through Scripts/bench/bench-embeddings.sh,
 // which builds it in release.
 //
 // Usage: openai-bench-embeddings [runs] [vectors] [dimensions]     (defaults 15, 64, 1536)

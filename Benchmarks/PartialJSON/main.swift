@@ -1,7 +1,7 @@
 // The partial-JSON decoder (Sources/OpenAIRuntime/StructuredOutputs/PartialJSONDecoder.swift), compiled
-// with JSONValue into one module by Scripts/bench-partial-json.sh. Prints medians.
+// with JSONValue into one module by Scripts/bench/bench-partial-json.sh. Prints medians.
 // Usage: bench [runs] [divisor]   (default 5 runs; every size divided by `divisor`, default 1: the smoke mode of
-//                                  Scripts/bench-partial-json.sh passes 16)
+//                                  Scripts/bench/bench-partial-json.sh passes 16)
 import Foundation
 
 /// A structured output like a model's: records with strings, numbers, booleans, nested arrays.

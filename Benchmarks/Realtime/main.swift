@@ -1,4 +1,4 @@
-// The Swift side of Scripts/bench-realtime.sh: the same exchange as bench_client.py, over
+// The Swift side of Scripts/bench/bench-realtime.sh: the same exchange as bench_client.py, over
 // OpenAIRealtime's WebSocket, against the same /bench route of server.py.
 // Usage: openai-bench-realtime --url ws://127.0.0.1:PORT/bench [--round-trips 2000] [--appends 2000]
 //        [--layer session|transport]

@@ -1,5 +1,5 @@
 // Benchmark for the server-sent events framing layer (ServerSentEventParser and
-// ServerSentEventStream). Run through Scripts/bench-sse.sh, which builds it in release.
+// ServerSentEventStream). Run through Scripts/bench/bench-sse.sh, which builds it in release.
 //
 // Usage:
 //   openai-bench-sse framing [runs] [events]   MB/s and events/s on synthetic chat and Responses streams
@@ -15,7 +15,7 @@
 //                                   code alone: encoding a chat and a Responses request and decoding a
 //                                   Response with the SDK's coders and with Foundation's (`_foundation`),
 //                                   and `==` on two equal Responses
-// `events` is the length of each stream (default 100,000; Scripts/bench-sse.sh's smoke mode passes a
+// `events` is the length of each stream (default 100,000; Scripts/bench/bench-sse.sh's smoke mode passes a
 // few hundred).
 
 import Foundation

@@ -1,4 +1,4 @@
-// Peak memory of a stream read by a consumer slower than the network (Scripts/bench-stream-memory.sh).
+// Peak memory of a stream read by a consumer slower than the network (Scripts/bench/bench-stream-memory.sh).
 //
 // Compiled with the runtime's sources as one module (it calls the client's internal `stream`),
 // against a local server that sends `MiB` of server-sent events of 64 KiB each as fast as the

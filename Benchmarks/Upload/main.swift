@@ -1,5 +1,5 @@
 // Uploads one file through createFile (POST /files, multipart/form-data) and prints the elapsed
-// time, the throughput and the process's peak RSS. Driven by Scripts/bench-upload.sh.
+// time, the throughput and the process's peak RSS. Driven by Scripts/bench/bench-upload.sh.
 //
 // Usage: openai-bench-upload <file> <base URL, e.g. http://127.0.0.1:8080/v1>
 import Foundation

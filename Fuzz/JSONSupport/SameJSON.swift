@@ -1,4 +1,4 @@
-// Shared by the JSON and PartialJSON fuzz targets (Scripts/fuzz.sh compiles it into both): how two decoders'
+// Shared by the JSON and PartialJSON fuzz targets (Scripts/check/fuzz.sh compiles it into both): how two decoders'
 // values are compared.
 
 @testable import OpenAIRuntime

@@ -1,4 +1,4 @@
-// Shared by every fuzz target (Scripts/fuzz.sh compiles it into each): the input as bytes, the
+// Shared by every fuzz target (Scripts/check/fuzz.sh compiles it into each): the input as bytes, the
 // chunkings a target replays it in, and the check that turns a broken invariant into a crash
 // libFuzzer records.
 

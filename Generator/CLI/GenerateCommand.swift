@@ -31,7 +31,7 @@ public enum GenerateCommand {
         its file grows over the line cap); --fresh-layout lays every type out from the spec alone, as in an
         empty folder.
         --list-outputs prints the folders generate writes with these options (the output folder, the
-        admin and catalogue folders when they are folders of their own, then the DocC folder when there is one), one per line, and reads and writes nothing: Scripts/update-spec.sh
+        admin and catalogue folders when they are folders of their own, then the DocC folder when there is one), one per line, and reads and writes nothing: Scripts/spec/update-spec.sh
         snapshots, rolls back and commits exactly these.
         Exit status: 0 success; 1 invalid spec or overrides, a warning with --strict, or a folder it does not
         own; 2 usage error; 3 I/O error.

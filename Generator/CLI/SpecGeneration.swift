@@ -129,8 +129,8 @@ struct SpecGeneration {
         let lineCap = try arguments.integer(
             "--line-cap", atLeast: 100, default: GeneratorConfiguration.defaultLineCap)
         guard let specData = FileManager.default.contents(atPath: spec) else {
-            return .failure(
-                Failure(.failure(3, "\(spec): cannot read the spec (run Scripts/fetch-spec.sh for the locked one)")))
+            let hint = "run Scripts/spec/fetch-spec.sh for the locked one"
+            return .failure(Failure(.failure(3, "\(spec): cannot read the spec (\(hint))")))
         }
         let bytes = [UInt8](specData)
         let sha256 = SHA256.hex(bytes)

@@ -1,4 +1,4 @@
-"""The Python parts of Scripts/build-docs.sh: checking a module's symbol graph, and reporting DocC's
+"""The Python parts of Scripts/docs/build-docs.sh: checking a module's symbol graph, and reporting DocC's
 diagnostics.
 
 Usage: python3 Scripts/lib/docs_check.py graph FOLDER MODULE REEXPORTED

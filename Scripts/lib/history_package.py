@@ -1,4 +1,4 @@
-"""The Python parts of Scripts/check-history.sh: its temporary package's manifests, and the
+"""The Python parts of Scripts/spec/check-history.sh: its temporary package's manifests, and the
 generator's warning count.
 
 Usage: python3 Scripts/lib/history_package.py manifests ROOT_PACKAGE_SWIFT OUT

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shell functions the spec scripts share (Scripts/fetch-spec.sh, Scripts/update-spec.sh, Scripts/test-update-spec.sh),
+# Shell functions the spec scripts share (Scripts/spec/fetch-spec.sh, Scripts/spec/update-spec.sh, Scripts/test-update-spec.sh),
 # sourced, never run: `source "$ROOT/Scripts/lib/spec.sh"`. Each needs python3; none exits the caller.
 
 # Prints the sha256 (lowercase hex) of a file, read in 1 MiB chunks.
@@ -22,7 +22,7 @@ print("" if value is None else value)' "$1" "$2"
 }
 
 # Prints the spec cache folder: $OPENAI_SPEC_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/openai-swift/specs.
-# Scripts/fetch-spec.sh looks there for <sha256>.yaml; it and Scripts/update-spec.sh put specs there.
+# Scripts/spec/fetch-spec.sh looks there for <sha256>.yaml; it and Scripts/spec/update-spec.sh put specs there.
 spec_cache_dir() {
     printf '%s\n' "${OPENAI_SPEC_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/openai-swift/specs}"
 }

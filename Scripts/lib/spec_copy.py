@@ -1,4 +1,4 @@
-"""The Python part of Scripts/fetch-spec.sh: finding a local copy of the locked spec.
+"""The Python part of Scripts/spec/fetch-spec.sh: finding a local copy of the locked spec.
 
 Usage: python3 Scripts/lib/spec_copy.py DEST SHA256 SIZE CANDIDATE...
 

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# What the tests need around them, shared by Scripts/test.sh and Scripts/update-spec.sh (whose fast tests, run
+# What the tests need around them, shared by Scripts/test.sh and Scripts/spec/update-spec.sh (whose fast tests, run
 # unattended by .github/workflows/update-spec.yml with CI=true, need the same test server): Debian packages and the
 # Python venv of the test servers. Sourced, never run: `source "$ROOT/Scripts/lib/test-env.sh"` after Scripts/lib.sh
 # (for $ROOT). Messages go to standard output; callers that keep stdout for a report redirect them.
@@ -31,7 +31,7 @@ apt_install() {
 
 # Makes OPENAI_TEST_PYTHON (exported) a Python with every test server's requirements and the linters: when it is
 # already set it is used as is; otherwise Scripts/.venv, created when missing (python3-venv installed with apt-get when
-# python3 lacks ensurepip) and `pip install -r` every Scripts/*/requirements.txt and requirements-dev.txt whenever
+# python3 lacks ensurepip) and `pip install -r` every Scripts/*/*/requirements.txt and requirements-dev.txt whenever
 # those files changed since the last install (a stamp in the venv records their hash and the Python version).
 prepare_test_python() {
     local venv="$ROOT/Scripts/.venv"
@@ -39,10 +39,10 @@ prepare_test_python() {
         echo "OPENAI_TEST_PYTHON is already set ($OPENAI_TEST_PYTHON); leaving it as is."
         return 0
     fi
-    # Every test server's runtime requirements and the linters (Scripts/*/requirements.txt), and the -dev files'
-    # tools (Scripts/testserver/requirements-dev.txt: pytest and ruff, which Scripts/lint.sh runs).
+    # Every test server's runtime requirements and the linters (Scripts/*/*/requirements.txt), and the -dev files'
+    # tools (Scripts/servers/testserver/requirements-dev.txt: pytest and ruff, which Scripts/check/lint.sh runs).
     local requirements=() file
-    for file in "$ROOT"/Scripts/*/requirements.txt "$ROOT"/Scripts/*/requirements-dev.txt; do
+    for file in "$ROOT"/Scripts/*/*/requirements.txt "$ROOT"/Scripts/*/*/requirements-dev.txt; do
         if [[ -f "$file" ]]; then
             requirements+=("$file")
         fi
@@ -50,19 +50,21 @@ prepare_test_python() {
     if [[ ${#requirements[@]} -eq 0 ]]; then
         OPENAI_TEST_PYTHON="$(command -v python3)"
         export OPENAI_TEST_PYTHON
-        echo "No Scripts/*/requirements.txt; OPENAI_TEST_PYTHON=$OPENAI_TEST_PYTHON"
+        echo "No Scripts/*/*/requirements.txt; OPENAI_TEST_PYTHON=$OPENAI_TEST_PYTHON"
         return 0
     fi
     # The stamp records the requirement files' contents and the Python version they were installed for.
-    local stamp="$venv/.requirements.sha256" wanted
-    wanted="$(python3 - "${requirements[@]}" <<'PY'
-import hashlib, sys
-h = hashlib.sha256()
-for path in sys.argv[1:]:
-    h.update(path.encode() + b"\0" + open(path, "rb").read() + b"\0")
-print(h.hexdigest(), sys.version.split()[0])
-PY
-)"
+    local stamp="$venv/.requirements.sha256" wanted hasher=(sha256sum)
+    if ! command -v sha256sum >/dev/null 2>&1; then
+        hasher=(shasum -a 256) # macOS
+    fi
+    wanted="$(
+        for file in "${requirements[@]}"; do
+            printf '%s\0' "$file"
+            cat "$file"
+            printf '\0'
+        done | "${hasher[@]}" | cut -d ' ' -f 1
+    ) $(python3 --version)"
     if [[ -e "$venv" ]] && ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
         echo "The venv at Scripts/.venv is broken; recreating it."
         rm -rf "$venv"

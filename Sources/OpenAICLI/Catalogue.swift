@@ -29,7 +29,7 @@ package struct Catalogue: Sendable {
     ///   underlying one for text that is not JSON); ``CLIError`` for one of another format version.
     package init(json bytes: [UInt8]) throws {
         // The SDK's own decoder: at the tool's every start, it reads the catalogue in about half the
-        // time Foundation's `JSONDecoder` takes (Scripts/bench-cli.sh).
+        // time Foundation's `JSONDecoder` takes (Scripts/bench/bench-cli.sh).
         let catalogue = try OrderedJSONDecoder().decode(OperationCatalogue.self, fromBytes: bytes)
         guard catalogue.version == OperationCatalogue.currentVersion else {
             throw CLIError.failure(

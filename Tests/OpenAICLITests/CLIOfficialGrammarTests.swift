@@ -8,7 +8,7 @@ import XCTest
 /// The official CLI's grammar beyond one flag per top-level member (issue 42, item 8): singular
 /// repeatable flags of plural arrays, dotted flags at any depth, `--max-items` on streams and list
 /// replies, `--beta`. Each case is a command line in the form openai-cli's own test suite writes
-/// them; `Scripts/official-cli-suite.py` runs that whole suite.
+/// them; `Scripts/check/official-cli-suite.py` runs that whole suite.
 final class CLIOfficialGrammarTests: XCTestCase {
     /// The body and query `words` give, read as the tool reads them (no request is sent).
     private func input(_ words: [String], stdin: String? = nil) throws -> RequestInput {

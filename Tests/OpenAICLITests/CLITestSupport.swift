@@ -109,7 +109,7 @@ enum CLIHarness {
 
     private final class BundleMarker {}
 
-    /// The example arguments of every operation (`Scripts/testserver/cli_examples.py` on the locked spec).
+    /// The example arguments of every operation (`Scripts/servers/testserver/cli_examples.py` on the locked spec).
     static func examples() throws -> [String: JSON] {
         let root = SharedData.packageRoot
         let spec = try SharedData.generatedFromSpec()
@@ -122,8 +122,8 @@ enum CLIHarness {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [root.appendingPathComponent("Scripts/testserver/cli_examples.py").path, spec.path]
-        process.currentDirectoryURL = root.appendingPathComponent("Scripts/testserver")
+        process.arguments = [root.appendingPathComponent("Scripts/servers/testserver/cli_examples.py").path, spec.path]
+        process.currentDirectoryURL = root.appendingPathComponent("Scripts/servers/testserver")
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -4,7 +4,7 @@ import OpenAISDKTestSupport
 import XCTest
 
 /// `openai mcp` driven by the official MCP Python SDK's client over stdio
-/// (`Scripts/mcp-client/mcp_client_check.py`), against the test server, which validates every
+/// (`Scripts/servers/mcp-client/mcp_client_check.py`), against the test server, which validates every
 /// request the tools send.
 final class MCPServerTests: XCTestCase {
     func testTheMCPClientDrivesTheServerAtEveryRevision() throws {
@@ -23,7 +23,7 @@ final class MCPServerTests: XCTestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [
-            root.appendingPathComponent("Scripts/mcp-client/mcp_client_check.py").path, "--binary", binary.path,
+            root.appendingPathComponent("Scripts/servers/mcp-client/mcp_client_check.py").path, "--binary", binary.path,
             "--root", server.rootURL.absoluteString, "--folder", folder.path,
         ]
         let output = Pipe()

@@ -10,7 +10,7 @@ import XCTest
 ///
 /// `FUZZ_MUTANTS=N` (default 150) sets how many mutants; `FUZZ_REAL_SPEC_MUTANTS=N` (default 4)
 /// how many of them mutate the 2.9 MB locked spec; `OPENAI_GENERATOR=PATH` runs another binary (a
-/// release build, as `Scripts/fuzz-generator.sh` does). The figures are printed as one line.
+/// release build, as `Scripts/check/fuzz-generator.sh` does). The figures are printed as one line.
 final class GeneratorFuzzTests: XCTestCase {
     struct Outcome {
         var status: Int32

@@ -7,7 +7,7 @@ import XCTest
 
 #if os(Linux) || os(macOS)
 
-    /// The typed session layer against PyPI's `websockets` server (Scripts/realtime-testserver/server.py):
+    /// The typed session layer against PyPI's `websockets` server (Scripts/servers/realtime-testserver/server.py):
     /// over the built-in transport on Linux, over `URLSessionWebSocketTask` on macOS (the transport
     /// of Apple platforms, with the test CA as an extra anchor).
     final class RealtimeSessionIntegrationTests: XCTestCase {

@@ -10,7 +10,7 @@ import OpenAISDKTestSupport
 // on macOS). `Process` exists on neither iOS, tvOS nor watchOS.
 #if os(Linux) || os(macOS)
 
-    /// The Python `websockets` test server (Scripts/realtime-testserver/server.py), started once per
+    /// The Python `websockets` test server (Scripts/servers/realtime-testserver/server.py), started once per
     /// test process on free loopback ports, with a throwaway CA made by make-test-certs.sh.
     ///
     /// The server exits when this process exits: it stops when its stdin (a pipe we hold) closes.
@@ -62,7 +62,7 @@ import OpenAISDKTestSupport
                 ProcessInfo.processInfo.environment["OPENAI_TEST_PYTHON"]
                 ?? scripts.appendingPathComponent(".venv/bin/python").path
             let hint =
-                "create it with: python3 -m venv Scripts/.venv && Scripts/.venv/bin/pip install -r Scripts/realtime-testserver/requirements.txt"
+                "create it with: python3 -m venv Scripts/.venv && Scripts/.venv/bin/pip install -r Scripts/servers/realtime-testserver/requirements.txt"
             guard FileManager.default.isExecutableFile(atPath: python) else {
                 return .failure(
                     SetupError(
@@ -76,7 +76,7 @@ import OpenAISDKTestSupport
             let certificates = FileManager.default.temporaryDirectory
                 .appendingPathComponent(
                     "openai-realtime-tests-\(ProcessInfo.processInfo.processIdentifier)")
-            let makeCerts = scripts.appendingPathComponent("realtime-testserver/make-test-certs.sh")
+            let makeCerts = scripts.appendingPathComponent("servers/realtime-testserver/make-test-certs.sh")
                 .path
             guard run("/bin/sh", [makeCerts, certificates.path]) == 0 else {
                 return .failure(
@@ -87,7 +87,7 @@ import OpenAISDKTestSupport
             let process = Process()
             process.executableURL = URL(fileURLWithPath: python)
             process.arguments = [
-                scripts.appendingPathComponent("realtime-testserver/server.py").path,
+                scripts.appendingPathComponent("servers/realtime-testserver/server.py").path,
                 "--tls", "good", file("good.pem"), file("good.key"),
                 "--tls", "wrong", file("wrong.pem"), file("wrong.key"),
             ]

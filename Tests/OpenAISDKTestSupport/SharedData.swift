@@ -26,7 +26,7 @@ package enum SharedData {
     }
 
     /// The spec the tests compare the generated code with: `Spec/openapi.yaml` (put there by
-    /// `Scripts/fetch-spec.sh`, or by `Scripts/update-spec.sh` while it tries a new spec; that it
+    /// `Scripts/spec/fetch-spec.sh`, or by `Scripts/spec/update-spec.sh` while it tries a new spec; that it
     /// is the one `Sources/OpenAI/Generated/` came from is what `openai-generator check`
     /// verifies), else `../shared/spec/openapi.yaml`; skips the calling test when neither is there.
     package static func generatedFromSpec() throws -> URL {

@@ -7,7 +7,7 @@ import XCTest
 
 @testable import OpenAIRuntime
 
-/// The local OpenAI test server (Scripts/testserver/server.py), started once per test process and
+/// The local OpenAI test server (Scripts/servers/testserver/server.py), started once per test process and
 /// shared by every test class; it exits when the process ends (its stdin pipe closes).
 ///
 /// ```swift
@@ -19,7 +19,7 @@ import XCTest
 /// Python: `OPENAI_TEST_PYTHON`, else `Scripts/.venv/bin/python` (both made by `Scripts/test.sh`).
 ///
 /// `OPENAI_TEST_SERVER_URL` (a root URL such as `http://127.0.0.1:8000`) points the tests at a
-/// server that is already running instead of starting one: `Scripts/testserver/server.py` started
+/// server that is already running instead of starting one: `Scripts/servers/testserver/server.py` started
 /// by hand (for its log), in a container, or another mock server that speaks its control API
 /// (`x-testserver-*` headers, `/__testserver/requests`). `OPENAI_TEST_SERVER_SECOND_URL` is its
 /// second origin for the redirect tests (by default the same port on `localhost`, which is
@@ -208,7 +208,8 @@ package final class TestServer: Sendable {
         process.executableURL = URL(fileURLWithPath: python.contains("/") ? python : "/usr/bin/env")
         process.arguments =
             (python.contains("/") ? [] : [python]) + [
-                root.appendingPathComponent("Scripts/testserver/server.py").path, "--spec", spec.path, "--fixtures",
+                root.appendingPathComponent("Scripts/servers/testserver/server.py").path, "--spec", spec.path,
+                "--fixtures",
                 fixtures.path, "--port", "0", "--port-file", portFile.path, "--second-port-file", secondPortFile.path,
                 "--exit-on-stdin-eof",
             ]

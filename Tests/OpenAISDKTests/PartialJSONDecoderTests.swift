@@ -132,7 +132,7 @@ final class PartialJSONDecoderTests: XCTestCase {
     }
 
     func testAMemberNamedTwiceKeepsItsFirstValueAsJSONDecoderDoes() throws {
-        // Found by Scripts/fuzz.sh (PartialJSON): a recorded stream event with `item_id` twice read as
+        // Found by Scripts/check/fuzz.sh (PartialJSON): a recorded stream event with `item_id` twice read as
         // the second value here and as the first in JSONDecoder, so the value so far of a structured
         // output ended as another value than the one `parse` returns for the same text.
         let text = #"{"item_id": "msg_1", "n": 1, "item_id": "msg_2", "n": [2], "m": {"a": true, "a": null}}"#

@@ -11,7 +11,7 @@ import OpenAIAdmin
 @testable import OpenAI
 @testable import OpenAIRuntime
 
-/// The runtime against the local test server (Scripts/testserver), which validates every request
+/// The runtime against the local test server (Scripts/servers/testserver), which validates every request
 /// against the spec, injects faults and records what it received.
 final class RuntimeIntegrationTests: XCTestCase {
     private var server: TestServer!

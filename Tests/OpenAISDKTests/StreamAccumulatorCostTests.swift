@@ -7,7 +7,7 @@ import XCTest
 /// The stream accumulators cost time linear in the length of a reply (issue "field reliability":
 /// 1 MB of chat content took 24.6 s): each text buffer grows in place instead of being copied per
 /// delta. Counted, not timed: a buffer copied per delta lives at a new address after every delta,
-/// one that grows in place moves only when its capacity doubles. `Scripts/bench-accumulators.sh`
+/// one that grows in place moves only when its capacity doubles. `Scripts/bench/bench-accumulators.sh`
 /// measures the time.
 final class StreamAccumulatorCostTests: XCTestCase {
     /// Deltas of 4 characters: 20,000 characters in all, so a copy per delta is 5,000 moves and

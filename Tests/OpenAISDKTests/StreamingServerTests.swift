@@ -5,7 +5,7 @@ import XCTest
 @testable import OpenAI
 @testable import OpenAIRuntime
 
-/// Streaming end to end against the local test server (Scripts/testserver) over the real
+/// Streaming end to end against the local test server (Scripts/servers/testserver) over the real
 /// ``URLSessionTransport``: the server validates each request against the spec and replays a
 /// recorded `.sse` fixture frame by frame, injects an error event mid-stream, or records that the
 /// client disconnected.

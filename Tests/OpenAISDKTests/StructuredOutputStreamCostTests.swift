@@ -7,7 +7,7 @@ import XCTest
 /// `parseStream` costs memory linear in the output, whoever consumes it (issue "field
 /// reliability": a 100 KB answer read at 1 ms per event peaked at 2.4 GB): its iterator reads the
 /// connection only when asked for an event (counted here: the chunks the transport hands out), and
-/// a partial shares the stream's text instead of copying it (`Scripts/bench-accumulators.sh`
+/// a partial shares the stream's text instead of copying it (`Scripts/bench/bench-accumulators.sh`
 /// measures the peak RSS of both).
 final class StructuredOutputStreamCostTests: XCTestCase {
     private struct Answer: Decodable, Sendable {

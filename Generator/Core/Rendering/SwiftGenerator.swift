@@ -16,7 +16,7 @@ public struct GeneratorConfiguration: Sendable {
     public var commandNames: CommandNameTable
 
     /// The most lines per types file unless told otherwise (`generate --line-cap`), measured for
-    /// compile time (README, "Build cost"); `Scripts/lint.sh` holds the generated files to it.
+    /// compile time (README, "Build cost"); `Scripts/check/lint.sh` holds the generated files to it.
     public static let defaultLineCap = 4000
 
     public init(

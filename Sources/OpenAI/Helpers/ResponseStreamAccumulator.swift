@@ -361,6 +361,6 @@ public struct ResponseStreamAccumulator: Sendable {
 extension ResponseStreamAccumulator {
     /// `value` as an optional: the member is optional in some versions of the spec and required in
     /// others (`annotation` of `response.output_text.annotation.added` before 2026-08-21), and this
-    /// file compiles against both (`Scripts/check-history.sh`).
+    /// file compiles against both (`Scripts/spec/check-history.sh`).
     fileprivate static func optional<Value>(_ value: Value?) -> Value? { value }
 }

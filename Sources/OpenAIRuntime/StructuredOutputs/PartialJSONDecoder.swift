@@ -22,7 +22,7 @@ import Foundation
 /// Parsing is incremental: each character is read once, and the value so far is built from the
 /// values already complete plus the open path to the current one, so a snapshot after every
 /// piece costs about the width of the open objects and arrays plus the length of an open string,
-/// not the length of the whole text (`Scripts/bench-partial-json.sh` measures it). Text that is
+/// not the length of the whole text (`Scripts/bench/bench-partial-json.sh` measures it). Text that is
 /// not JSON (RFC 8259) throws at the first character that cannot continue it (for a malformed
 /// number, at the character after it); bytes that are not UTF-8 read as U+FFFD, as `String`
 /// does, and a lone surrogate escape (`\ud83d` not followed by its low half) as U+FFFD. Objects and

@@ -32,7 +32,7 @@ import Foundation
 ///   FoundationNetworking's work around each request (a delegate callback on an operation queue
 ///   for the head, for each chunk and for the end; the headers converted twice), which made a
 ///   small request cost about 1.2 times bare `URLSession`'s instructions; on this path it costs
-///   about 0.65 times (`Scripts/bench-runtime.sh`);
+///   about 0.65 times (`Scripts/bench/bench-runtime.sh`);
 /// - a streamed body read from files and bytes (a large multipart upload), with its
 ///   `Content-Length`: FoundationNetworking hands every 64 KiB of it across dispatch queues, which
 ///   costs about a third of the throughput on 2 cores;

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Runs the concurrency-heavy tests under ThreadSanitizer and the parser tests under AddressSanitizer, each in a debug
+# build of its own (SwiftPM `--sanitize`, in .build-tsan / .build-asan): a data race or a memory error fails the run.
+#
+# ThreadSanitizer: tool runners (concurrent tool calls), stream close, cancel and back-pressure, chunked and spooled
+# uploads, downloads, timeouts, and realtime sessions and WebSockets against their local servers.
+# AddressSanitizer: server-sent events, partial JSON, lenient decoding, error envelopes, webhooks, WebSocket frames,
+# multipart encoding.
+#
+# Usage: Scripts/check/sanitize.sh [thread|address]...     (default: both)
+# Environment:
+#   OPENAI_TEST_PYTHON   the test servers' Python (default Scripts/.venv/bin/python)
+#
+# Ends with one line per sanitizer: `sanitize: thread: N tests, 0 reports, B s build, T s tests`.
+# Exit status: 0 when every test passed with no sanitizer report; 1 otherwise; 2 on a usage error.
+set -euo pipefail
+
+# shellcheck source=lib.sh source-path=SCRIPTDIR/..
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+cd "$ROOT"
+
+THREAD_FILTER='OpenAISDKTests\.(ChatToolRunnerTests|ResponsesToolRunnerTests|ToolIsolationTests|EventSequenceTests|StreamBackPressureTests|StreamEndingTests|StreamingServerTests|StreamingBehaviorTests|UploadChunkedTests|SpooledUploadTests|DirectUploadTests|DirectTransferTests|RedirectTests|MultipartStreamingTests|FileDownloadTests|TimeoutTests|ResponsesBackgroundStreamTests)|OpenAISDKRealtimeTests\.(RealtimeSessionIntegrationTests|RealtimeSessionLifetimeTests|WebSocketIntegrationTests)'
+ADDRESS_FILTER='OpenAISDKTests\.(SSEParserTests|SSEFixtureTests|SSEStreamTests|PartialJSONDecoderTests|LenientDecodingTests|ErrorEnvelopeTests|ErrorBodyBoundTests|WebhookHardeningTests|MultipartEncodingTests|JSONValueTests|RecordedResponseDecodingTests)|OpenAISDKRealtimeTests\.(WebSocketFrameParserTests|RealtimeFixtureDecodingTests)'
+
+sanitizers=("$@")
+if [[ ${#sanitizers[@]} -eq 0 ]]; then
+    sanitizers=(thread address)
+fi
+export OPENAI_TEST_PYTHON="${OPENAI_TEST_PYTHON:-$ROOT/Scripts/.venv/bin/python}"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+
+summary=()
+failed=0
+for sanitizer in "${sanitizers[@]}"; do
+    case "$sanitizer" in
+        thread) filter="$THREAD_FILTER" scratch=".build-tsan" ;;
+        address) filter="$ADDRESS_FILTER" scratch=".build-asan" ;;
+        *)
+            echo "sanitize: unknown sanitizer '$sanitizer' (thread or address)" >&2
+            exit 2
+            ;;
+    esac
+    log="$scratch/sanitize-test.log"
+    mkdir -p "$scratch"
+    # With an index store: SwiftPM's XCTest discovery on Linux reads it (`--disable-index-store` fails a cold build
+    # with "index store path does not exist").
+    echo "==> $sanitizer: swift build --build-tests --sanitize=$sanitizer --scratch-path $scratch"
+    start="$(now)"
+    if ! swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" >"$scratch/sanitize-build.log" 2>&1; then
+        grep -E 'error:' "$scratch/sanitize-build.log" | sort -u | sed 's/^/    /' || tail -n 30 "$scratch/sanitize-build.log"
+        echo "sanitize: $sanitizer: the build failed" >&2
+        failed=1
+        continue
+    fi
+    build_seconds="$(elapsed_since "$start")"
+    echo "==> $sanitizer: swift test --filter '$filter'"
+    start="$(now)"
+    status=0
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1 || status=$?
+    test_seconds="$(elapsed_since "$start")"
+    reports="$(grep -c -E '^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: AddressSanitizer)' "$log" || true)"
+    tests="$(grep -E 'Executed [0-9]+ tests' "$log" | tail -n 1 | awk '{ print $2 }')"
+    if [[ $reports -ne 0 ]]; then
+        echo "sanitize: $sanitizer: $reports report(s); the first:" >&2
+        awk '/^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: AddressSanitizer)/ { shown = 1 } shown && n++ < 60' "$log" >&2
+        failed=1
+    fi
+    if [[ $status -ne 0 ]]; then
+        echo "sanitize: $sanitizer: swift test failed (exit status $status); failures:" >&2
+        grep -E 'error: |failed \(' "$log" | head -n 30 >&2 || tail -n 30 "$log" >&2
+        failed=1
+    fi
+    summary+=("sanitize: $sanitizer: ${tests:-0} tests, $reports reports, ${build_seconds} s build, ${test_seconds} s tests")
+done
+printf '%s\n' "${summary[@]}"
+exit "$failed"
