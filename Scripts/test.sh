@@ -12,13 +12,14 @@
 #          Scripts/docs/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/docs/check-docs-site.py (the
 #          merged documentation site: every page reference, and pages rendered in headless Chromium),
 #          Scripts/check/sanitize.sh thread (the
-#          concurrency-heavy tests under ThreadSanitizer), Scripts/test-update-spec.sh, Scripts/spec/check-history.sh.
+#          concurrency-heavy tests under ThreadSanitizer), Scripts/spec/tests (pytest: update-spec.sh and fetch-spec.sh
+#          end to end), Scripts/spec/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/spec/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_FUZZ=1          skip Scripts/check/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
 #                        cold).
 #   SKIP_SANITIZE=1      skip Scripts/check/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
-#   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
+#   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/spec/tests (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and
 #                        to Scripts/docs/build-docs.sh in the environment).
@@ -220,11 +221,13 @@ step_docs_site() {
     python3 "$ROOT/Scripts/docs/check-docs-site.py" --self-test
 }
 
+# The end-to-end test of update-spec.sh and fetch-spec.sh (pytest, Scripts/spec/tests; Scripts/spec/pytest.ini), with
+# the test Python of the venv step and the debug generator the build step made.
 step_update_spec() {
-    local bin_dir
+    local bin_dir python="${OPENAI_TEST_PYTHON:-$ROOT/Scripts/.venv/bin/python}"
     bin_dir="$(swift_bin_path debug)"
-    echo "+ OPENAI_GENERATOR=$bin_dir/openai-generator Scripts/test-update-spec.sh"
-    OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/test-update-spec.sh"
+    echo "+ OPENAI_GENERATOR=$bin_dir/openai-generator ${python#"$ROOT"/} -m pytest Scripts/spec/tests"
+    OPENAI_GENERATOR="$bin_dir/openai-generator" "$python" -m pytest Scripts/spec/tests
 }
 
 # The debug generator the build step made: it generates a spec in about 3 s instead of 1 s, and spares
@@ -275,7 +278,7 @@ fi
 if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
     printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
 else
-    run_step "update-spec.sh and fetch-spec.sh end to end (Scripts/test-update-spec.sh)" step_update_spec
+    run_step "update-spec.sh and fetch-spec.sh end to end (pytest Scripts/spec/tests)" step_update_spec
 fi
 if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
     printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Shell functions the spec scripts share (Scripts/spec/fetch-spec.sh, Scripts/spec/update-spec.sh, Scripts/test-update-spec.sh),
-# sourced, never run: `source "$ROOT/Scripts/lib/spec.sh"`. Each needs python3; none exits the caller.
+# Shell functions the spec scripts share (Scripts/spec/fetch-spec.sh, Scripts/spec/update-spec.sh; their end-to-end
+# test is Scripts/spec/tests), sourced, never run: `source "$ROOT/Scripts/lib/spec.sh"`. Each needs python3; none
+# exits the caller.
 
 # Prints the sha256 (lowercase hex) of a file, read in 1 MiB chunks.
 sha256_of() {
