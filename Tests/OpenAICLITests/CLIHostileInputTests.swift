@@ -121,9 +121,12 @@ final class CLIHostileInputTests: XCTestCase {
             let fifo = folder.appendingPathComponent("pipe-\(index)")
             XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
             // A reader on the other end, as `openai … --output pipe & cat pipe` has.
-            let received = CLIHarness.LockedData()
+            let received = Locked(Data())
             let reader = Thread {
-                if let handle = FileHandle(forReadingAtPath: fifo.path) { received.set(handle.readDataToEndOfFile()) }
+                if let handle = FileHandle(forReadingAtPath: fifo.path) {
+                    let bytes = handle.readDataToEndOfFile()
+                    received.withLock { $0 = bytes }
+                }
             }
             reader.start()
             let outcome = try await run(
@@ -132,7 +135,7 @@ final class CLIHostileInputTests: XCTestCase {
             XCTAssertEqual(outcome.status, 0, outcome.error)
             let deadline = Date().addingTimeInterval(10)
             while !reader.isFinished, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
-            let data = received.get()
+            let data = received.withLock { $0 }
             if index == 0 {
                 XCTAssertTrue(String(decoding: data, as: UTF8.self).contains("\"object\""), "the JSON reply")
             } else {

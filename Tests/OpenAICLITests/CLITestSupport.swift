@@ -1,5 +1,6 @@
 import Foundation
 import OpenAICLI
+import OpenAIRuntime
 import OpenAISDKTestSupport
 import XCTest
 
@@ -76,11 +77,12 @@ enum CLIHarness {
             try input.fileHandleForWriting.close()
         }
         // Both pipes at once: a child filling one while the other is read to its end would block.
-        let errorData = LockedData()
+        let errorData = Locked(Data())
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            errorData.set(error.fileHandleForReading.readDataToEndOfFile())
+            let bytes = error.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = bytes }
             group.leave()
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
@@ -88,23 +90,7 @@ enum CLIHarness {
         process.waitUntilExit()
         return Outcome(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData.get(), as: UTF8.self))
-    }
-
-    /// Bytes handed from a reading thread.
-    final class LockedData: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-        func set(_ value: Data) {
-            lock.lock()
-            data = value
-            lock.unlock()
-        }
-        func get() -> Data {
-            lock.lock()
-            defer { lock.unlock() }
-            return data
-        }
+            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
     }
 
     private final class BundleMarker {}

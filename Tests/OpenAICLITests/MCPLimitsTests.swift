@@ -7,29 +7,22 @@ import XCTest
 /// are bounded, an id in flight is not taken twice, progress is paced.
 final class MCPLimitsTests: XCTestCase {
     /// A transport that holds every request `delay` seconds and counts how many it holds at once.
-    private final class SlowTransport: HTTPTransport, @unchecked Sendable {
-        // `@unchecked Sendable`: `lock` guards the counts.
-        private let lock = NSLock()
-        private var current = 0
-        private(set) var peak = 0
-        private(set) var total = 0
+    private final class SlowTransport: HTTPTransport, Sendable {
+        /// Requests held now, the most held at once, and all sent.
+        private let held = Locked((current: 0, peak: 0, total: 0))
         let delay: UInt64
 
         init(delay: TimeInterval) { self.delay = UInt64(delay * 1e9) }
 
-        var counts: (peak: Int, total: Int) {
-            lock.lock()
-            defer { lock.unlock() }
-            return (peak, total)
-        }
+        var counts: (peak: Int, total: Int) { held.withLock { ($0.peak, $0.total) } }
 
         func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
-            lock.withLock {
-                current += 1
-                total += 1
-                peak = max(peak, current)
+            held.withLock { held in
+                held.current += 1
+                held.total += 1
+                held.peak = max(held.peak, held.current)
             }
-            defer { lock.withLock { current -= 1 } }
+            defer { held.withLock { $0.current -= 1 } }
             try await Task.sleep(nanoseconds: delay)
             let body = #"{"id":"gpt-4o","object":"model","created":1,"owned_by":"openai"}"#
             return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))

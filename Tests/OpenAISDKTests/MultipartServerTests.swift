@@ -26,17 +26,16 @@ final class MultipartServerTests: XCTestCase {
     }
 
     /// Records the `x-testserver-validation` header of every reply.
-    final class HeaderRecorder: HTTPTransport, @unchecked Sendable {
-        // `@unchecked Sendable`: `lock` guards `values`.
-        private let lock = NSLock()
-        private var values: [String] = []
+    final class HeaderRecorder: HTTPTransport, Sendable {
+        private let values = Locked<[String]>([])
         private let base = URLSessionTransport()
 
-        var validations: [String] { lock.withLock { values } }
+        var validations: [String] { values.withLock { $0 } }
 
         func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
             let response = try await base.send(request, timeouts: timeouts)
-            lock.withLock { values.append(response.value(forHeader: "x-testserver-validation") ?? "none") }
+            let validation = response.value(forHeader: "x-testserver-validation") ?? "none"
+            values.withLock { $0.append(validation) }
             return response
         }
     }

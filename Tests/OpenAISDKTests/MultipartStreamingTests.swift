@@ -190,19 +190,15 @@ final class MultipartStreamingTests: XCTestCase {
         return try result.get()
     }
 
-    /// `@unchecked Sendable`: `lock` guards `value`.
-    final class LockedResult: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<Data, any Error>?
-        func set(_ value: Result<Data, any Error>) { lock.withLock { self.value = value } }
-        func get() throws -> Data { try lock.withLock { value }!.get() }
+    final class LockedResult: Sendable {
+        private let value = Locked<Result<Data, any Error>?>(nil)
+        func set(_ value: Result<Data, any Error>) { self.value.withLock { $0 = value } }
+        func get() throws -> Data { try value.withLock { $0 }!.get() }
     }
 
-    /// `@unchecked Sendable`: `lock` guards `values`.
-    final class ChunkCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [Int64] = []
-        func record(_ value: Int64) { lock.withLock { values.append(value) } }
-        var last: Int64? { lock.withLock { values.last } }
+    final class ChunkCounter: Sendable {
+        private let values = Locked<[Int64]>([])
+        func record(_ value: Int64) { values.withLock { $0.append(value) } }
+        var last: Int64? { values.withLock { $0.last } }
     }
 }

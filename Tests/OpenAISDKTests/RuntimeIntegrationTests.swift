@@ -587,9 +587,8 @@ func XCTUnwrapAsync<T>(
 }
 
 /// A count shared with `@Sendable` closures.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+private final class Counter: Sendable {
+    private let count = Locked(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -235,16 +235,15 @@ final class StreamParityTests: XCTestCase {
     }
 
     /// A transport whose reply head never comes: `stream` waits until its task is cancelled.
-    final class HangingTransport: HTTPTransport, @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled = false
-        var wasCancelled: Bool { lock.withLock { cancelled } }
+    final class HangingTransport: HTTPTransport, Sendable {
+        private let cancelled = Locked(false)
+        var wasCancelled: Bool { cancelled.withLock { $0 } }
 
         func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
             do {
                 try await Task.sleep(for: .seconds(60))
             } catch {
-                lock.withLock { cancelled = true }
+                cancelled.withLock { $0 = true }
                 throw error
             }
             throw OpenAIError(kind: .timeout, message: "never")

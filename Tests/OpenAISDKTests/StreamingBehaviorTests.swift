@@ -331,26 +331,24 @@ final class StreamingBehaviorTests: XCTestCase {
 }
 
 /// A transport whose body yields one chunk and then fails.
-private final class FailingBodyTransport: HTTPTransport, @unchecked Sendable {
+private final class FailingBodyTransport: HTTPTransport, Sendable {
     private let first: Data
     private let error: OpenAIError
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var _attempts = 0
+    private let attemptCount = Locked(0)
 
     init(first: Data, error: OpenAIError) {
         self.first = first
         self.error = error
     }
 
-    var attempts: Int { lock.withLock { _attempts } }
+    var attempts: Int { attemptCount.withLock { $0 } }
 
     func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         throw error
     }
 
     func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
-        lock.withLock { _attempts += 1 }
+        attemptCount.withLock { $0 += 1 }
         let (first, error) = (first, error)
         return HTTPStreamingResponse(
             statusCode: 200, headers: [:],

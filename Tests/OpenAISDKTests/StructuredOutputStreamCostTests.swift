@@ -15,18 +15,16 @@ final class StructuredOutputStreamCostTests: XCTestCase {
     }
 
     /// Hands out a body one chunk at a time, when the stream asks, and counts them.
-    private final class CountingTransport: HTTPTransport, @unchecked Sendable {
+    private final class CountingTransport: HTTPTransport, Sendable {
         private let chunks: [Data]
-        // Guarded by `lock`.
-        private let lock = NSLock()
-        private var _served = 0
+        private let servedCount = Locked(0)
 
         init(_ chunks: [Data]) {
             self.chunks = chunks
         }
 
         /// How many chunks the stream has asked for.
-        var served: Int { lock.withLock { _served } }
+        var served: Int { servedCount.withLock { $0 } }
 
         func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
             throw OpenAIError(kind: .connection, message: "CountingTransport only streams")
@@ -34,10 +32,10 @@ final class StructuredOutputStreamCostTests: XCTestCase {
 
         func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
             let body = AsyncThrowingStream<Data, any Error>(unfolding: { [self] in
-                lock.withLock {
-                    guard _served < chunks.count else { return nil }
-                    _served += 1
-                    return chunks[_served - 1]
+                servedCount.withLock { served in
+                    guard served < chunks.count else { return nil }
+                    served += 1
+                    return chunks[served - 1]
                 }
             })
             return HTTPStreamingResponse(statusCode: 200, headers: [:], body: body)

@@ -31,13 +31,11 @@ actor ConcurrencyProbe {
 }
 
 /// Approval requests, collected from concurrent calls.
-final class LockedRequests: @unchecked Sendable {
-    // `@unchecked Sendable`: `lock` guards `requests`.
-    private let lock = NSLock()
-    private var requests: [ToolCallRequest] = []
+final class LockedRequests: Sendable {
+    private let requests = Locked<[ToolCallRequest]>([])
 
-    func append(_ request: ToolCallRequest) { lock.withLock { requests.append(request) } }
-    var all: [ToolCallRequest] { lock.withLock { requests } }
+    func append(_ request: ToolCallRequest) { requests.withLock { $0.append(request) } }
+    var all: [ToolCallRequest] { requests.withLock { $0 } }
 }
 
 /// The two tools of the run-loop tests: `get_weather` answers `sunny in <city>`, `get_time`

@@ -34,14 +34,20 @@ final class UploadChunkedTests: XCTestCase {
     /// A fake Uploads API: answers each part with `part_<byte>` (the byte its data is filled
     /// with), holds part 0 back so parts complete out of order, fails part 1's first attempt
     /// with a 500, and records everything.
-    final class FakeUploadsAPI: HTTPTransport, @unchecked Sendable {
-        // `@unchecked Sendable`: `lock` guards every `var`.
-        private let lock = NSLock()
-        var paths: [String] = []
-        var partAttempts: [Int: Int] = [:]
-        var inFlight = 0
-        var maxInFlight = 0
-        var completedPartIDs: [String] = []
+    final class FakeUploadsAPI: HTTPTransport, Sendable {
+        /// What it has seen.
+        struct Record {
+            var paths: [String] = []
+            var partAttempts: [Int: Int] = [:]
+            var inFlight = 0
+            var maxInFlight = 0
+            var completedPartIDs: [String] = []
+        }
+        private let record = Locked(Record())
+        var paths: [String] { record.withLock { $0.paths } }
+        var partAttempts: [Int: Int] { record.withLock { $0.partAttempts } }
+        var maxInFlight: Int { record.withLock { $0.maxInFlight } }
+        var completedPartIDs: [String] { record.withLock { $0.completedPartIDs } }
         let hang: Bool
         /// What part 1's first attempt gets.
         let failure: HTTPResponse
@@ -77,7 +83,7 @@ final class UploadChunkedTests: XCTestCase {
 
         func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
             let path = request.url.path
-            lock.withLock { paths.append(path) }
+            record.withLock { $0.paths.append(path) }
             let json: String
             if path.hasSuffix("/uploads") {
                 json =
@@ -85,13 +91,13 @@ final class UploadChunkedTests: XCTestCase {
             } else if path.hasSuffix("/parts") {
                 let body = try Self.bytes(of: request.body)
                 let marker = body.range(of: Data("\r\n\r\n".utf8)).map { body[$0.upperBound] } ?? 255
-                let attempt: Int = lock.withLock {
-                    partAttempts[Int(marker), default: 0] += 1
-                    inFlight += 1
-                    maxInFlight = max(maxInFlight, inFlight)
-                    return partAttempts[Int(marker)]!
+                let attempt: Int = record.withLock { record in
+                    record.partAttempts[Int(marker), default: 0] += 1
+                    record.inFlight += 1
+                    record.maxInFlight = max(record.maxInFlight, record.inFlight)
+                    return record.partAttempts[Int(marker)]!
                 }
-                defer { lock.withLock { inFlight -= 1 } }
+                defer { record.withLock { $0.inFlight -= 1 } }
                 if hang || marker == 0 {
                     try await Task.sleep(nanoseconds: hang ? 30_000_000_000 : 300_000_000)
                 } else {
@@ -101,7 +107,8 @@ final class UploadChunkedTests: XCTestCase {
                 json = #"{"id":"part_\#(marker)","object":"upload.part","created_at":1,"upload_id":"upload_1"}"#
             } else if path.hasSuffix("/complete") {
                 let body = try JSONDecoder().decode(JSONValue.self, from: try Self.bytes(of: request.body))
-                lock.withLock { completedPartIDs = body["part_ids"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+                let ids = body["part_ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                record.withLock { $0.completedPartIDs = ids }
                 json =
                     #"{"id":"upload_1","object":"upload","bytes":1,"created_at":1,"filename":"train.jsonl","purpose":"fine-tune","status":"completed","expires_at":2}"#
             } else {
@@ -112,12 +119,10 @@ final class UploadChunkedTests: XCTestCase {
         }
     }
 
-    /// `@unchecked Sendable`: `lock` guards `values`.
-    final class ProgressLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [UploadProgress] = []
-        func append(_ value: UploadProgress) { lock.withLock { values.append(value) } }
-        var all: [UploadProgress] { lock.withLock { values } }
+    final class ProgressLog: Sendable {
+        private let values = Locked<[UploadProgress]>([])
+        func append(_ value: UploadProgress) { values.withLock { $0.append(value) } }
+        var all: [UploadProgress] { values.withLock { $0 } }
     }
 
     private func client(_ transport: any HTTPTransport) throws -> OpenAIClient {

@@ -26,15 +26,13 @@ struct Weather: Codable {
 }
 
 /// Keeps each request's body and fails the request (no reply is needed).
-final class BodyKeeper: HTTPTransport, @unchecked Sendable {
-    // `@unchecked Sendable`: `lock` guards `bodies`.
-    private let lock = NSLock()
-    private var bodies: [Data] = []
+final class BodyKeeper: HTTPTransport, Sendable {
+    private let bodies = Locked<[Data]>([])
 
-    var kept: [Data] { lock.withLock { bodies } }
+    var kept: [Data] { bodies.withLock { $0 } }
 
     func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
-        if case .data(let body)? = request.body { lock.withLock { bodies.append(body) } }
+        if case .data(let body)? = request.body { bodies.withLock { $0.append(body) } }
         return HTTPResponse(statusCode: 418, headers: [:], body: Data(#"{"error":{"message":"kept"}}"#.utf8))
     }
 
