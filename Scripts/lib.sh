@@ -116,11 +116,7 @@ swiftpm_objects() {
     local folder="$1/$2.build"
     [[ -d "$folder" ]] || return 0
     if [[ -f "$folder/output-file-map.json" ]]; then
-        python3 -c 'import json, os, sys
-entries = json.load(open(sys.argv[1]))
-objects = sorted(entry["object"] for source, entry in entries.items() if source and "object" in entry)
-module = os.path.join(os.path.dirname(sys.argv[1]), sys.argv[2] + ".swiftmodule.o")
-print("\n".join(objects + ([module] if os.path.isfile(module) else [])))' "$folder/output-file-map.json" "$2"
+        python3 "$ROOT/Scripts/lib/script_tools.py" swiftpm-objects "$folder/output-file-map.json" "$2"
     else
         find "$folder" -name '*.o' | LC_ALL=C sort
     fi

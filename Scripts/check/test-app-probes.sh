@@ -92,8 +92,7 @@ else
     start="$(now)"
     for probe in "${PROBES[@]}"; do
         flags=()
-        while IFS= read -r flag; do flags+=("$flag"); done < <(python3 -c 'import json, sys
-print("\n".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$PACKAGE/swiftc-flags.json" "$probe")
+        while IFS= read -r flag; do flags+=("$flag"); done < <(python3 "$ROOT/Scripts/lib/script_tools.py" json-lines "$PACKAGE/swiftc-flags.json" "$probe")
         echo "+ swiftc -module-name $probe ${flags[*]} $PACKAGE/Sources/$probe/*.swift (against $SDK_BIN)"
         swiftc -module-name "$probe" "${flags[@]}" -Onone -g -I "$SDK_BIN/Modules" ${C_MODULE[@]+"${C_MODULE[@]}"} \
             "$PACKAGE/Sources/$probe/"*.swift "${OBJECTS[@]}" \

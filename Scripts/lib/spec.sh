@@ -1,25 +1,16 @@
 # shellcheck shell=bash
 # Shell functions the spec scripts share (Scripts/spec/fetch-spec.sh, Scripts/spec/update-spec.sh; their end-to-end
-# test is Scripts/spec/tests), sourced, never run: `source "$ROOT/Scripts/lib/spec.sh"`. Each needs python3; none
-# exits the caller.
+# test is Scripts/spec/tests), sourced after lib.sh (for $ROOT), never run: `source "$ROOT/Scripts/lib/spec.sh"`.
+# Each needs python3 (Scripts/lib/script_tools.py); none exits the caller.
 
 # Prints the sha256 (lowercase hex) of a file, read in 1 MiB chunks.
 sha256_of() {
-    python3 -c '
-import hashlib, sys
-h = hashlib.sha256()
-with open(sys.argv[1], "rb") as f:
-    for chunk in iter(lambda: f.read(1 << 20), b""):
-        h.update(chunk)
-print(h.hexdigest())' "$1"
+    python3 "$ROOT/Scripts/lib/script_tools.py" sha256 "$1"
 }
 
 # Prints one top-level field of a JSON file (empty when absent or null): json_field FILE KEY.
 json_field() {
-    python3 -c '
-import json, sys
-value = json.load(open(sys.argv[1])).get(sys.argv[2])
-print("" if value is None else value)' "$1" "$2"
+    python3 "$ROOT/Scripts/lib/script_tools.py" json-field "$1" "$2"
 }
 
 # Prints the spec cache folder: $OPENAI_SPEC_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/openai-swift/specs.

@@ -33,7 +33,12 @@ UPDATE_SPEC = Path("Scripts/spec/update-spec.sh")
 UPDATE_SPEC_HELPERS = Path("Scripts/spec/update-spec-helpers.py")
 FETCH_SPEC = Path("Scripts/spec/fetch-spec.sh")
 # What fetch-spec.sh needs beside it in a checkout that holds nothing else (the fetch scenario's fresh one).
-FETCH_SPEC_SUPPORT = (Path("Scripts/lib.sh"), Path("Scripts/lib/spec.sh"), Path("Scripts/lib/spec_copy.py"))
+FETCH_SPEC_SUPPORT = (
+    Path("Scripts/lib.sh"),
+    Path("Scripts/lib/spec.sh"),
+    Path("Scripts/lib/spec_copy.py"),
+    Path("Scripts/lib/script_tools.py"),
+)
 LOCKED_SPEC = Path(".github/scripts/locked-spec.sh")
 
 # Variables of the scripts under test that would change what the scenarios check; each scenario sets its own.
