@@ -241,7 +241,7 @@ package struct Flag: Sendable {
     package var required: Bool
     package var nullable: Bool
     package var deprecated: Bool
-    package var schema: Schema
+    package var schema: CatalogueSchema
     package var description: String?
     /// What the spec states about the values (`Default: `1`.`).
     package var facts: [String]
@@ -254,7 +254,7 @@ package struct Flag: Sendable {
 
     /// A flag for a member below a top-level one (``NestedFlag``): `name` and `flag` its dotted
     /// spelling, in the body.
-    init(nested flag: String, schema: Schema, nullable: Bool) {
+    init(nested flag: String, schema: CatalogueSchema, nullable: Bool) {
         name = flag
         self.flag = flag
         location = .body
@@ -285,48 +285,15 @@ package struct Flag: Sendable {
         required = entry.required
         nullable = entry.nullable ?? false
         deprecated = entry.deprecated ?? false
-        schema = Schema(entry.schema)
+        schema = entry.schema
         description = entry.description
         facts = entry.facts ?? []
     }
 }
 
-/// A value's shape, as the catalogue gives it: a small JSON Schema.
-package struct Schema: Sendable {
-    /// `string`, `integer`, `number`, `boolean`, `array`, `object`, `file`; `nil` for any JSON or a union.
-    package var type: String?
-    /// The only values (validated before sending).
-    package var enumValues: [String]
-    /// Known values of a string that takes others too (model names): shown and completed, not enforced.
-    package var examples: [String]
-    package var format: String?
-    private var itemStorage: [Schema]
-    /// The alternatives of a union.
-    package var anyOf: [Schema]
-
-    /// The element shape of an array.
-    package var items: Schema? { itemStorage.first }
-
-    /// A shape given as JSON Schema text (``NestedFlag``'s, from the operation schemas).
-    init(json: JSON) {
-        type = json["type"]?.string
-        enumValues = json["enum"]?.array?.compactMap(\.string) ?? []
-        examples = json["examples"]?.array?.compactMap(\.string) ?? []
-        format = json["format"]?.string
-        itemStorage = json["items"].map { [Schema(json: $0)] } ?? []
-        anyOf = json["anyOf"]?.array?.map(Schema.init(json:)) ?? []
-    }
-
-    /// A shape as the catalogue gives it.
-    init(_ schema: CatalogueSchema) {
-        type = schema.type
-        enumValues = schema.enumValues ?? []
-        examples = schema.examples ?? []
-        format = schema.format
-        itemStorage = schema.items.map { [Schema($0)] } ?? []
-        anyOf = (schema.anyOf ?? []).map(Schema.init)
-    }
-
+/// What the tool asks of a value's shape (``CatalogueSchema``: the catalogue's for a flag, or the one
+/// ``NestedFlag`` derives from the operation's JSON Schema).
+extension CatalogueSchema {
     /// Every value help shows and completion offers: the enum's, or the known ones, of this shape and its alternatives.
     package var knownValues: [String] { enumValues + examples + anyOf.flatMap(\.knownValues) }
 

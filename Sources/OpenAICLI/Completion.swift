@@ -1,3 +1,5 @@
+import OpenAICatalogueModel
+
 /// Shell completions: `openai completion bash|zsh|fish` prints a script that asks the tool itself
 /// (`openai __complete --line TEXT`) for the candidates, so they come from the same catalogue as the
 /// commands and never go stale.

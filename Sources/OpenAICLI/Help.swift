@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICatalogueModel
 
 /// The help texts, from the catalogue: the spec's summaries and each flag's type, values, facts
 /// and whether it is required.

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICatalogueModel
 import OpenAICommandLine
 
 /// How replies are printed (`--format`).

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICatalogueModel
 import OpenAICommandLine
 
 /// A dotted flag, the official CLI's inner flags at any depth: `--reasoning.effort low` sets
@@ -209,53 +210,33 @@ extension SchemaSet {
         alternatives(of: schema).first { $0["type"]?.string == "array" }?["items"]
     }
 
-    /// `schema` as the catalogue describes a flag's shape (``Schema``), and whether it allows null.
-    func catalogueSchema(of schema: JSON, depth: Int = 0) -> (Schema, nullable: Bool) {
+    /// `schema` as the catalogue describes a flag's shape (``CatalogueSchema``), and whether it allows
+    /// null.
+    func catalogueSchema(of schema: JSON, depth: Int = 0) -> (CatalogueSchema, nullable: Bool) {
         let all = alternatives(of: schema)
         let nullable = all.contains { $0["type"]?.string == "null" }
-        var shapes: [JSON] = []
+        var shapes: [CatalogueSchema] = []
         for shape in all.filter({ $0["type"]?.string != "null" }).map({ shape($0, depth: depth) })
         where !shapes.contains(shape) {
             shapes.append(shape)
         }
         // Alternatives that are each a few strings are one enum (`developer`, `system`, `user`, …).
-        let values = shapes.compactMap { $0["type"]?.string == "string" ? $0["enum"]?.array : nil }
-        if shapes.count > 1, values.count == shapes.count {
-            let merged: [JSON.Member] = [
-                .init("type", .string("string")), .init("enum", .array(values.flatMap { $0 })),
-            ]
-            return (Schema(json: .object(merged)), nullable)
+        if shapes.count > 1, shapes.allSatisfy({ $0.type == "string" && !$0.enumValues.isEmpty }) {
+            return (CatalogueSchema(type: "string", enumValues: shapes.flatMap(\.enumValues)), nullable)
         }
-        if shapes.count == 1 { return (Schema(json: shapes[0]), nullable) }
-        return (Schema(json: shapes.isEmpty ? .object([]) : .object([JSON.Member("anyOf", .array(shapes))])), nullable)
+        if shapes.count == 1 { return (shapes[0], nullable) }
+        return (CatalogueSchema(anyOf: shapes), nullable)
     }
 
     /// One alternative in the catalogue's form: `type`, `enum` (a `const` as an enum of one), `items`.
-    private func shape(_ schema: JSON, depth: Int) -> JSON {
-        var members: [JSON.Member] = []
-        let type = schema["type"]?.string ?? (schema["properties"] != nil ? "object" : nil)
-        if let type { members.append(JSON.Member("type", .string(type))) }
+    private func shape(_ schema: JSON, depth: Int) -> CatalogueSchema {
+        var type = schema["type"]?.string ?? (schema["properties"] != nil ? "object" : nil)
         let values = (schema["enum"]?.array ?? []).compactMap(\.string) + [schema["const"]?.string].compactMap { $0 }
-        if !values.isEmpty {
-            if type == nil { members.append(JSON.Member("type", .string("string"))) }
-            members.append(JSON.Member("enum", .array(values.map(JSON.string))))
+        if !values.isEmpty, type == nil { type = "string" }
+        var items: CatalogueSchema?
+        if type == "array", depth < 4, let element = schema["items"] {
+            items = catalogueSchema(of: element, depth: depth + 1).0
         }
-        if type == "array", depth < 4, let items = schema["items"] {
-            let (element, _) = catalogueSchema(of: items, depth: depth + 1)
-            members.append(JSON.Member("items", element.json))
-        }
-        return .object(members)
-    }
-}
-
-extension Schema {
-    /// The shape in the catalogue's JSON form (what ``init(json:)`` reads).
-    var json: JSON {
-        var members: [JSON.Member] = []
-        if let type { members.append(JSON.Member("type", .string(type))) }
-        if !enumValues.isEmpty { members.append(JSON.Member("enum", .array(enumValues.map(JSON.string)))) }
-        if let items { members.append(JSON.Member("items", items.json)) }
-        if !anyOf.isEmpty { members.append(JSON.Member("anyOf", .array(anyOf.map(\.json)))) }
-        return .object(members)
+        return CatalogueSchema(type: type, enumValues: values, items: items)
     }
 }

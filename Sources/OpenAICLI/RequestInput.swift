@@ -1,4 +1,5 @@
 import Foundation
+import OpenAICatalogueModel
 import OpenAICommandLine
 import OpenAIRuntime
 
@@ -193,7 +194,7 @@ struct ValueReader {
                 if word.trimmingCharacters(in: .whitespaces).hasPrefix("["), element?.type != "array" {
                     elements += try value([word], flag: flag).array ?? []
                 } else {
-                    elements.append(try single(word, schema: element ?? Schema.any, flag: flag))
+                    elements.append(try single(word, schema: element ?? CatalogueSchema.any, flag: flag))
                 }
             }
             return .array(elements)
@@ -209,7 +210,7 @@ struct ValueReader {
                     }
                     elements += given
                 } else {
-                    elements.append(try single(word, schema: schema.items ?? Schema.any, flag: flag))
+                    elements.append(try single(word, schema: schema.items ?? CatalogueSchema.any, flag: flag))
                 }
             }
             return try resolveFiles(.array(elements), source: "--" + flag.flag)
@@ -221,7 +222,7 @@ struct ValueReader {
     }
 
     /// One word read as `schema` says.
-    private func single(_ word: String, schema: Schema, flag: Flag) throws -> JSON {
+    private func single(_ word: String, schema: CatalogueSchema, flag: Flag) throws -> JSON {
         let name = "--" + flag.flag
         switch schema.type {
         case "string"?:
@@ -389,11 +390,6 @@ struct ValueReader {
         let text = word.hasPrefix("\\@") ? String(word.dropFirst()) : word
         return FileUpload(data: Data(text.utf8), filename: flag.name)
     }
-}
-
-extension Schema {
-    /// Any JSON.
-    static let any = Schema(json: .object([]))
 }
 
 extension RequestInput {

@@ -184,40 +184,47 @@ package struct CataloguePage: Codable, Equatable, Sendable {
     }
 }
 
-/// A value's shape: a small JSON Schema (`{}` is any JSON).
+/// A value's shape: a small JSON Schema (`{}` is any JSON). The catalogue gives one per flag; the tool
+/// derives one for a nested flag (`--text.format.type`) from the operation's JSON Schema. Empty
+/// arrays are left out of the JSON.
 package struct CatalogueSchema: Codable, Hashable, Sendable {
-    /// `string`, `integer`, `number`, `boolean`, `array`, `object`, or `file` for a multipart file.
+    /// `string`, `integer`, `number`, `boolean`, `array`, `object`, or `file` for a multipart file;
+    /// `nil` for any JSON or a union.
     package var type: String?
-    /// The only values.
-    package var enumValues: [String]?
-    /// Known values of a string that takes others too (model names).
-    package var examples: [String]?
+    /// The only values (the tool validates them before sending).
+    package var enumValues: [String]
+    /// Known values of a string that takes others too (model names): shown and completed, not
+    /// enforced.
+    package var examples: [String]
     package var format: String?
     /// The alternatives of a union.
-    package var anyOf: [CatalogueSchema]?
+    package var anyOf: [CatalogueSchema]
     /// The element shape of an array, in an array of at most one (a struct cannot hold itself).
-    private var itemStorage: [CatalogueSchema]?
+    private var itemStorage: [CatalogueSchema]
 
     /// The element shape of an array.
     package var items: CatalogueSchema? {
-        get { itemStorage?.first }
-        set { itemStorage = newValue.map { [$0] } }
+        get { itemStorage.first }
+        set { itemStorage = newValue.map { [$0] } ?? [] }
     }
 
     package init(
-        type: String? = nil, enumValues: [String]? = nil, examples: [String]? = nil, format: String? = nil,
-        items: CatalogueSchema? = nil, anyOf: [CatalogueSchema]? = nil
+        type: String? = nil, enumValues: [String] = [], examples: [String] = [], format: String? = nil,
+        items: CatalogueSchema? = nil, anyOf: [CatalogueSchema] = []
     ) {
         self.type = type
         self.enumValues = enumValues
         self.examples = examples
         self.format = format
         self.anyOf = anyOf
-        self.items = items
+        itemStorage = items.map { [$0] } ?? []
     }
 
+    /// Any JSON: `{}`.
+    package static let any = CatalogueSchema()
+
     /// Whether it says nothing: any JSON.
-    package var isAny: Bool { self == CatalogueSchema() }
+    package var isAny: Bool { self == .any }
 
     private enum CodingKeys: String, CodingKey {
         case type, enumValues = "enum", examples, format, anyOf, items
@@ -226,20 +233,20 @@ package struct CatalogueSchema: Codable, Hashable, Sendable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decodeIfPresent(String.self, forKey: .type)
-        enumValues = try container.decodeIfPresent([String].self, forKey: .enumValues)
-        examples = try container.decodeIfPresent([String].self, forKey: .examples)
+        enumValues = try container.decodeIfPresent([String].self, forKey: .enumValues) ?? []
+        examples = try container.decodeIfPresent([String].self, forKey: .examples) ?? []
         format = try container.decodeIfPresent(String.self, forKey: .format)
-        anyOf = try container.decodeIfPresent([CatalogueSchema].self, forKey: .anyOf)
-        items = try container.decodeIfPresent(CatalogueSchema.self, forKey: .items)
+        anyOf = try container.decodeIfPresent([CatalogueSchema].self, forKey: .anyOf) ?? []
+        itemStorage = try container.decodeIfPresent(CatalogueSchema.self, forKey: .items).map { [$0] } ?? []
     }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(type, forKey: .type)
-        try container.encodeIfPresent(enumValues, forKey: .enumValues)
-        try container.encodeIfPresent(examples, forKey: .examples)
+        if !enumValues.isEmpty { try container.encode(enumValues, forKey: .enumValues) }
+        if !examples.isEmpty { try container.encode(examples, forKey: .examples) }
         try container.encodeIfPresent(format, forKey: .format)
-        try container.encodeIfPresent(anyOf, forKey: .anyOf)
+        if !anyOf.isEmpty { try container.encode(anyOf, forKey: .anyOf) }
         try container.encodeIfPresent(items, forKey: .items)
     }
 }

@@ -92,6 +92,12 @@ final class CatalogueTests: XCTestCase {
         let decoded = try JSONDecoder().decode(
             OperationCatalogue.self, from: Data(file.contents[start.upperBound..<end.lowerBound].utf8))
         XCTAssertEqual(decoded.operations.map(\.id), operations.map { $0["id"] as? String })
+        // Decoded and encoded again, each operation is its line: the model keeps every member, and
+        // leaves out what the generator leaves out (empty arrays, `false` flags).
+        let lines = file.contents[start.upperBound..<end.lowerBound].split(separator: "\n").dropFirst().dropLast()
+        XCTAssertEqual(
+            decoded.operations.map { CatalogueRenderer.encodedJSON($0) },
+            lines.map { String($0.hasSuffix(",") ? $0.dropLast() : $0) })
         return (
             Dictionary(uniqueKeysWithValues: operations.map { ($0["id"] as! String, $0) }),
             result.diagnostics.filter { $0.kind == .commandUnmatched || $0.kind == .commandTaken }

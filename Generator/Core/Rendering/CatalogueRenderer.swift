@@ -238,7 +238,7 @@ enum CatalogueRenderer {
             case .bool: return CatalogueSchema(type: "boolean")
             case .data: return CatalogueSchema(type: "string", format: "binary")
             case .file: return CatalogueSchema(type: "file")
-            case .json: return CatalogueSchema()
+            case .json: return .any
             case .array(let element): return CatalogueSchema(type: "array", items: schema(element, depth: depth + 1))
             case .dictionary: return CatalogueSchema(type: "object")
             case .named(let name):
@@ -253,9 +253,9 @@ enum CatalogueRenderer {
                         : CatalogueSchema(type: "string", enumValues: values)
                 case .alias(let decl)?: return schema(decl.target, depth: depth)
                 case .union(let decl)?:
-                    guard depth < 4 else { return CatalogueSchema() }
+                    guard depth < 4 else { return .any }
                     return union(decl.cases.map { schema($0.type, depth: depth + 1) })
-                case nil: return CatalogueSchema()
+                case nil: return .any
                 }
             }
         }
@@ -263,21 +263,20 @@ enum CatalogueRenderer {
         /// The cases of a union as one schema: nested `anyOf`s flattened, string enums merged,
         /// repeated shapes once; a single shape stands alone.
         private func union(_ cases: [CatalogueSchema]) -> CatalogueSchema {
-            let flat = cases.flatMap { $0.anyOf ?? [$0] }
-            if flat.contains(where: \.isAny) { return CatalogueSchema() }
+            let flat = cases.flatMap { $0.anyOf.isEmpty ? [$0] : $0.anyOf }
+            if flat.contains(where: \.isAny) { return .any }
             var result: [CatalogueSchema] = []
-            var enumValues: [String]? = nil
+            var enumValues: [String] = []
             var plainString = false
             var examples: [String] = []
             var seen: Set<CatalogueSchema> = []
             for item in flat {
                 if item.type == "string", item.format == nil {
-                    if let values = item.examples {
-                        examples += values
-                        plainString = true
-                    } else if let values = item.enumValues {
-                        enumValues = (enumValues ?? []) + values.filter { !(enumValues ?? []).contains($0) }
+                    if !item.enumValues.isEmpty {
+                        enumValues += item.enumValues.filter { !enumValues.contains($0) }
                     } else {
+                        // Known values only (examples), or any string.
+                        examples += item.examples
                         plainString = true
                     }
                     continue
@@ -285,9 +284,8 @@ enum CatalogueRenderer {
                 if seen.insert(item).inserted { result.append(item) }
             }
             if plainString {
-                let known = (enumValues ?? []) + examples
-                result.insert(CatalogueSchema(type: "string", examples: known.isEmpty ? nil : known), at: 0)
-            } else if let enumValues {
+                result.insert(CatalogueSchema(type: "string", examples: enumValues + examples), at: 0)
+            } else if !enumValues.isEmpty {
                 result.insert(CatalogueSchema(type: "string", enumValues: enumValues), at: 0)
             }
             return result.count == 1 ? result[0] : CatalogueSchema(anyOf: result)
