@@ -62,6 +62,7 @@ enum CatalogueRenderer {
             commands[operation.operationID] = command
         }
         var entries: [CatalogueOperation] = []
+        let shapes = FlagShapes(declarations: declarations)
         for operation in model.operations {
             let command = commands[operation.operationID]!
             for flag in takenFlags(operation, declarations: declarations) {
@@ -70,7 +71,7 @@ enum CatalogueRenderer {
                         + "only the first is reachable.", "commands", operation.operationID, kind: .flagTaken)
             }
             let aliases = names.aliases.filter { $0.value == operation.operationID }.keys.sorted()
-            let entry = Entry(operation: operation, declarations: declarations)
+            let entry = Entry(operation: operation, declarations: declarations, shapes: shapes)
             entries.append(
                 entry.operation(
                     command: command, official: names.commands[operation.operationID] == command, aliases: aliases))
@@ -144,6 +145,8 @@ enum CatalogueRenderer {
     private struct Entry {
         var operation: OperationDecl
         var declarations: [String: Declaration]
+        /// Each flag's shape, from the JSON Schema of its value.
+        var shapes: FlagShapes
 
         func operation(command: String, official: Bool, aliases: [String]) -> CatalogueOperation {
             var entry = CatalogueOperation(
@@ -164,7 +167,7 @@ enum CatalogueRenderer {
                 var flag = CatalogueFlag(
                     name: parameter.wireName, location: parameter.location.rawValue,
                     flag: CommandNaming.kebab(parameter.wireName), required: parameter.required,
-                    schema: schema(parameter.type))
+                    schema: shapes.shape(of: parameter.type))
                 flag.description = firstParagraph(parameter.documentation)
                 if !parameter.facts.isEmpty { flag.facts = parameter.facts }
                 return flag
@@ -193,13 +196,13 @@ enum CatalogueRenderer {
             case .json(let type)?:
                 var body = CatalogueBody(
                     kind: "json", contentType: "application/json", required: operation.bodyRequired)
-                body.schema = schema(type)
+                body.schema = shapes.shape(of: type)
                 body.members = members(type)
                 return body
             case .multipart(let type)?:
                 var body = CatalogueBody(
                     kind: "multipart", contentType: "multipart/form-data", required: operation.bodyRequired)
-                body.schema = schema(type)
+                body.schema = shapes.shape(of: type)
                 body.members = members(type)
                 return body
             case .text(let contentType)?:
@@ -213,7 +216,7 @@ enum CatalogueRenderer {
             return structure.properties.filter { $0.constant == nil || $0.required }.map { property in
                 var flag = CatalogueFlag(
                     name: property.wireName, location: nil, flag: CommandNaming.kebab(property.wireName),
-                    required: property.required, schema: schema(property.type))
+                    required: property.required, schema: shapes.shape(of: property.type))
                 if property.nullable { flag.nullable = true }
                 if let constant = property.constant {
                     flag.schema = CatalogueSchema(type: "string", enumValues: [constant])
@@ -227,68 +230,6 @@ enum CatalogueRenderer {
 
         private func structure(_ type: TypeRef) -> StructDecl? {
             CatalogueRenderer.structure(type, in: declarations)
-        }
-
-        /// The value's shape as a small JSON Schema (``CatalogueSchema``).
-        func schema(_ type: TypeRef, depth: Int = 0) -> CatalogueSchema {
-            switch type {
-            case .string: return CatalogueSchema(type: "string")
-            case .int: return CatalogueSchema(type: "integer")
-            case .double: return CatalogueSchema(type: "number")
-            case .bool: return CatalogueSchema(type: "boolean")
-            case .data: return CatalogueSchema(type: "string", format: "binary")
-            case .file: return CatalogueSchema(type: "file")
-            case .json: return .any
-            case .array(let element): return CatalogueSchema(type: "array", items: schema(element, depth: depth + 1))
-            case .dictionary: return CatalogueSchema(type: "object")
-            case .named(let name):
-                switch declarations[name] {
-                case .structure?: return CatalogueSchema(type: "object")
-                case .openEnum(let decl)?:
-                    // Known values of a string that takes others too: `examples`, which help shows
-                    // and validation does not enforce.
-                    let values = decl.values.map(\.rawValue)
-                    return decl.acceptsOtherStrings
-                        ? CatalogueSchema(type: "string", examples: values)
-                        : CatalogueSchema(type: "string", enumValues: values)
-                case .alias(let decl)?: return schema(decl.target, depth: depth)
-                case .union(let decl)?:
-                    guard depth < 4 else { return .any }
-                    return union(decl.cases.map { schema($0.type, depth: depth + 1) })
-                case nil: return .any
-                }
-            }
-        }
-
-        /// The cases of a union as one schema: nested `anyOf`s flattened, string enums merged,
-        /// repeated shapes once; a single shape stands alone.
-        private func union(_ cases: [CatalogueSchema]) -> CatalogueSchema {
-            let flat = cases.flatMap { $0.anyOf.isEmpty ? [$0] : $0.anyOf }
-            if flat.contains(where: \.isAny) { return .any }
-            var result: [CatalogueSchema] = []
-            var enumValues: [String] = []
-            var plainString = false
-            var examples: [String] = []
-            var seen: Set<CatalogueSchema> = []
-            for item in flat {
-                if item.type == "string", item.format == nil {
-                    if !item.enumValues.isEmpty {
-                        enumValues += item.enumValues.filter { !enumValues.contains($0) }
-                    } else {
-                        // Known values only (examples), or any string.
-                        examples += item.examples
-                        plainString = true
-                    }
-                    continue
-                }
-                if seen.insert(item).inserted { result.append(item) }
-            }
-            if plainString {
-                result.insert(CatalogueSchema(type: "string", examples: enumValues + examples), at: 0)
-            } else if !enumValues.isEmpty {
-                result.insert(CatalogueSchema(type: "string", enumValues: enumValues), at: 0)
-            }
-            return result.count == 1 ? result[0] : CatalogueSchema(anyOf: result)
         }
 
         private func stream(_ streaming: StreamingInfo) -> CatalogueStream {

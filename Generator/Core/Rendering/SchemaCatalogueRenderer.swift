@@ -1,8 +1,10 @@
 import Foundation
 
 /// The JSON Schemas (Draft 2020-12) of every operation's input and reply
-/// (`Catalogue/OperationSchemas.swift`), which the `openai mcp` server gives its tools: written from
-/// the IR, so they describe what the SDK's types send and accept.
+/// (`Catalogue/OperationSchemas.swift`), which the `openai mcp` server gives its tools and from which
+/// the `openai` tool's flag shapes are projected (``FlagShapes``): written from the IR, so they
+/// describe what the SDK's types send and accept. The generator's one converter of IR types to a
+/// schema (``Converter``).
 ///
 /// The file declares one string, `operationSchemasJSON`: a JSON object (format `version` 1) with
 /// - `definitions`: each named type an input or a reply reaches, by its Swift path
