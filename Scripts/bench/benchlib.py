@@ -35,11 +35,11 @@ import urllib.parse
 from collections.abc import Callable, Sequence
 
 
-def timed(run: Callable[[], float], runs: int, label: Callable[[int], str] | None = None) -> list[float]:
-    """Calls `run` (which returns its wall time) `runs` times, printing each time."""
+def timed(run: Callable[[int], float], runs: int) -> list[float]:
+    """Calls `run` with each run's index (0, 1, …) `runs` times; it returns its wall time, printed here."""
     times = []
     for index in range(runs):
-        elapsed = run()
+        elapsed = run(index)
         times.append(elapsed)
         print(f"run {index + 1}/{runs}: {elapsed:.3f} s", flush=True)
     return times
@@ -63,10 +63,8 @@ def tree_size(folder: str, suffix: str = "") -> tuple[int, int]:
 
 def generate_runs(generator: str, spec: str, work: str, runs: int, options: Sequence[str]) -> float:
     """Runs the generator `runs` times into fresh folders; returns the median wall time in seconds."""
-    counter = iter(range(runs))
 
-    def run() -> float:
-        index = next(counter)
+    def run(index: int) -> float:
         out = os.path.join(work, f"generated-{index}")
         start = time.perf_counter()
         command = [generator, "generate", "--spec", spec, "--output", out, *options]
@@ -112,10 +110,8 @@ def timed_build(result_file: str, scratch: str, command: Sequence[str]) -> float
 def command_runs(name: str, command: Sequence[str], runs: int, ok_codes: set[int]) -> float:
     """Runs `command` `runs` times (bench-diff.sh); returns the median wall time in seconds."""
     print(f"\n==> {name}: {' '.join(command)} ({runs} runs)", flush=True)
-    counter = iter(range(runs))
 
-    def run() -> float:
-        index = next(counter)
+    def run(index: int) -> float:
         start = time.perf_counter()
         result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         elapsed = time.perf_counter() - start

@@ -159,20 +159,4 @@ final class StreamBackPressureTests: XCTestCase {
         XCTAssertEqual(received, size)
         XCTAssertTrue(pattern, "the bytes arrived in order")
     }
-
-    // MARK: Helpers
-
-    private func waitUntil(
-        timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool, file: StaticString = #filePath,
-        line: UInt = #line
-    ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now > deadline {
-                XCTFail("the condition did not hold within \(timeout)", file: file, line: line)
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 }

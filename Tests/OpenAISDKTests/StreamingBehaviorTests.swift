@@ -280,10 +280,7 @@ final class StreamingBehaviorTests: XCTestCase {
         }
         // The body's iterator ends with the stream's; Swift may destroy it a moment after its scope
         // (under ThreadSanitizer it has), so the close is awaited, within a bound.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while transport.terminations.isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil { !transport.terminations.isEmpty }
         XCTAssertEqual(transport.terminations.count, 1, "dropping the iterator closes the body")
     }
 
