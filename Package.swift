@@ -141,6 +141,19 @@ let package = Package(
             // Spec fixtures and their expected Swift are data read by the tests, not test sources.
             exclude: ["Snapshots", "DiffFixtures"]
         ),
+        // The runtime (transport, retries, timeouts, SSE, multipart, JSON), without the generated types.
+        .testTarget(
+            name: "OpenAIRuntimeTests",
+            dependencies: ["OpenAIRuntime", "OpenAISDKTestSupport"],
+            path: "Tests/OpenAIRuntimeTests"
+        ),
+        // The RFC 6455 transport (framing, handshake, the built-in client against a local server).
+        .testTarget(
+            name: "OpenAIWebSocketTests",
+            dependencies: ["OpenAIWebSocket", "OpenAISDKTestSupport"],
+            path: "Tests/OpenAIWebSocketTests"
+        ),
+        // The Realtime session layer on the WebSocket transport, and the generated Realtime events.
         .testTarget(
             name: "OpenAISDKRealtimeTests",
             dependencies: [
@@ -156,6 +169,7 @@ let package = Package(
             ],
             path: "Tests/OpenAICLITests"
         ),
+        // The generated SDK on the runtime: operations end to end, conformance on recorded traffic, the helpers.
         .testTarget(
             name: "OpenAISDKTests",
             dependencies: [

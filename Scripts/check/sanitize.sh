@@ -19,8 +19,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$ROOT"
 
-THREAD_FILTER='OpenAISDKTests\.(ChatToolRunnerTests|ResponsesToolRunnerTests|ToolIsolationTests|EventSequenceTests|StreamBackPressureTests|StreamEndingTests|StreamingServerTests|StreamingBehaviorTests|UploadChunkedTests|SpooledUploadTests|DirectUploadTests|DirectTransferTests|RedirectTests|MultipartStreamingTests|FileDownloadTests|TimeoutTests|ResponsesBackgroundStreamTests)|OpenAISDKRealtimeTests\.(RealtimeSessionIntegrationTests|RealtimeSessionLifetimeTests|WebSocketIntegrationTests)'
-ADDRESS_FILTER='OpenAISDKTests\.(SSEParserTests|SSEFixtureTests|SSEStreamTests|PartialJSONDecoderTests|LenientDecodingTests|ErrorEnvelopeTests|ErrorBodyBoundTests|WebhookHardeningTests|MultipartEncodingTests|JSONValueTests|RecordedResponseDecodingTests)|OpenAISDKRealtimeTests\.(WebSocketFrameParserTests|RealtimeFixtureDecodingTests)'
+THREAD_FILTER='OpenAIRuntimeTests\.(StreamBackPressureTests|MultipartStreamingTests)|OpenAISDKTests\.(ChatToolRunnerTests|ResponsesToolRunnerTests|ToolIsolationTests|EventSequenceTests|StreamEndingTests|StreamingServerTests|StreamingBehaviorTests|UploadChunkedTests|SpooledUploadTests|DirectUploadTests|DirectTransferTests|RedirectTests|FileDownloadTests|TimeoutTests|ResponsesBackgroundStreamTests)|OpenAIWebSocketTests\.WebSocketIntegrationTests|OpenAISDKRealtimeTests\.(RealtimeSessionIntegrationTests|RealtimeSessionLifetimeTests)'
+ADDRESS_FILTER='OpenAIRuntimeTests\.(SSEParserTests|SSEFixtureTests|SSEStreamTests|PartialJSONDecoderTests|WebhookHardeningTests|MultipartEncodingTests|JSONValueTests)|OpenAISDKTests\.(LenientDecodingTests|ErrorEnvelopeTests|ErrorBodyBoundTests|RecordedResponseDecodingTests)|OpenAIWebSocketTests\.WebSocketFrameParserTests|OpenAISDKRealtimeTests\.RealtimeFixtureDecodingTests'
 
 sanitizers=("$@")
 if [[ ${#sanitizers[@]} -eq 0 ]]; then

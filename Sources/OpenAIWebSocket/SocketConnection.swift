@@ -124,6 +124,9 @@
         /// How many I/O threads are running in this process (for tests that check nothing leaks).
         static let liveIOThreads = Locked(0)
 
+        /// The I/O threads running now (their block has not returned).
+        static var liveIOThreadCount: Int { liveIOThreads.withLock { $0 } }
+
         func closedError(_ state: Shared) -> WebSocketError {
             if let error = state.finishedError { return error }
             let info =

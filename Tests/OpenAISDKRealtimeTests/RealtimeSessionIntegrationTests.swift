@@ -1,5 +1,6 @@
 import Foundation
 import OpenAI
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAIRealtime

@@ -1,5 +1,6 @@
 import Foundation
 import OpenAI
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAIRealtime
@@ -96,24 +97,24 @@ import XCTest
             guard let fdsBefore = ProcessResources.openFileDescriptors() else {
                 throw XCTSkip("needs /proc (Linux)")
             }
-            let threadsBefore = ProcessResources.ioThreads()
+            let threadsBefore = SocketConnection.liveIOThreadCount
             var sessions: [OpenAIRealtime.RealtimeSession] = []
             for _ in 0..<5 {
                 sessions.append(try await use())
             }
-            XCTAssertEqual(ProcessResources.ioThreads(), threadsBefore + 5, "one I/O thread each")
+            XCTAssertEqual(SocketConnection.liveIOThreadCount, threadsBefore + 5, "one I/O thread each")
             XCTAssertGreaterThanOrEqual(
                 ProcessResources.openFileDescriptors() ?? 0, fdsBefore + 15,
                 "a socket and a wake pipe each")
             sessions.removeAll()
             let released = try await eventually {
                 ProcessResources.openFileDescriptors() == fdsBefore
-                    && ProcessResources.ioThreads() == threadsBefore
+                    && SocketConnection.liveIOThreadCount == threadsBefore
             }
             XCTAssertTrue(
                 released,
                 "fds \(ProcessResources.openFileDescriptors() ?? -1) (before \(fdsBefore)), I/O threads "
-                    + "\(ProcessResources.ioThreads()) (before \(threadsBefore))")
+                    + "\(SocketConnection.liveIOThreadCount) (before \(threadsBefore))")
         }
     }
 

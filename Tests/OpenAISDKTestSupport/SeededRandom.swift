@@ -1,5 +1,5 @@
 /// A small deterministic generator (SplitMix64), so random choices in tests are the same on every run.
-public struct SeededRandom: Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator.

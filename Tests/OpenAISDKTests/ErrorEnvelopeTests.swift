@@ -119,7 +119,7 @@ final class ErrorEnvelopeTests: XCTestCase {
             ("data: " + #"{"error":{"message":"Overloaded","type":"server_error","param":null,"code":529}}"# + "\n\n")
                 .utf8)
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: body))
-        let thrown = await StreamingTestSupport.thrownError {
+        let thrown = await XCTAssertThrowsOpenAIError {
             for try await _ in StreamingTestSupport.stream(
                 client, as: CreateChatCompletionStreamResponse.self, framing: .data)
             {}

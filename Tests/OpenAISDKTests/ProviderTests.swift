@@ -154,7 +154,7 @@ final class ProviderTests: XCTestCase {
         let cut = String(last.dropLast(12))
         let truncated = try StreamingTestSupport.client(
             ScriptedStreamTransport(body: Data((first + "\n\n" + cut).utf8)))
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try truncated.chat.completions.createStream(
                 .init(messages: [.user(.init(content: "x"))], model: "m"))
             {}

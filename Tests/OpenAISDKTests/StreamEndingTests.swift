@@ -250,7 +250,7 @@ final class StreamEndingTests: XCTestCase {
         let cut = kept.map { "event: \($0.event!)\ndata: \($0.data)\n\n" }.joined()
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(cut.utf8)))
         var received = 0
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try client.responses.createStream(try Self.responsesRequest.decode()) { received += 1 }
         }
         XCTAssertEqual(error?.kind, .missingTerminalEvent)
@@ -267,7 +267,7 @@ final class StreamEndingTests: XCTestCase {
         let marker = try XCTUnwrap(text.range(of: "event: response.output_text.done"))
         let cut = String(text[..<marker.upperBound]) + "\ndata: {\"type\":\"response.output_text.done\",\"seq"
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(cut.utf8), chunkSize: 13))
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try client.responses.createStream(try Self.responsesRequest.decode()) {}
         }
         XCTAssertEqual(error?.kind, .truncatedEvent)
@@ -288,7 +288,7 @@ final class StreamEndingTests: XCTestCase {
         // Without its last event, the same stream is cut off.
         let cut = SSETestSupport.parse(Array(body)).dropLast().map { "data: \($0.data)\n\n" }.joined()
         let cutClient = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(cut.utf8)))
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try cutClient.responses.createStream(try Self.responsesRequest.decode()) {}
         }
         XCTAssertEqual(error?.kind, .missingTerminalEvent)
@@ -308,7 +308,7 @@ final class StreamEndingTests: XCTestCase {
         let firstFinish = try XCTUnwrap(events.firstIndex { $0.data.contains(#""finish_reason":"stop""#) })
         let cut = events[...firstFinish].map { "data: \($0.data)\n\n" }.joined()
         let cutClient = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(cut.utf8)))
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try cutClient.chat.completions.createStream(try Self.chatRequest.decode()) {}
         }
         XCTAssertEqual(error?.kind, .unfinishedChoices)
@@ -323,7 +323,7 @@ final class StreamEndingTests: XCTestCase {
         let cut = events.prefix { !($0.event ?? "").hasPrefix("thread.message.completed") }
             .map { "event: \($0.event ?? "")\ndata: \($0.data)\n\n" }.joined()
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(cut.utf8)))
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             let request: CreateRunRequest = try (["assistant_id": "asst_1"] as JSONValue).decode()
             for try await _ in try client.threads.runs.createStream(threadID: "thread_1", request) {}
         }
@@ -339,7 +339,7 @@ final class StreamEndingTests: XCTestCase {
         let huge = "data: " + chunk + String(repeating: "a", count: 300_000) + "\"}\n\n"
         let client = try StreamingTestSupport.client(
             ScriptedStreamTransport(body: Data(huge.utf8), chunkSize: 16_384), maxStreamEventBytes: 100_000)
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in StreamingTestSupport.stream(client, as: ResponseStreamEvent.self, framing: .data) {}
         }
         XCTAssertEqual(error?.kind, .eventTooLarge)
@@ -347,7 +347,7 @@ final class StreamEndingTests: XCTestCase {
         // The same event in one chunk is checked when it is dispatched.
         let oneChunk = try StreamingTestSupport.client(
             ScriptedStreamTransport(body: Data(huge.utf8), chunkSize: 1 << 20), maxStreamEventBytes: 100_000)
-        let dispatched = await StreamingTestSupport.thrownError {
+        let dispatched = await XCTAssertThrowsOpenAIError {
             for try await _ in StreamingTestSupport.stream(oneChunk, as: ResponseStreamEvent.self, framing: .data) {}
         }
         XCTAssertEqual(dispatched?.kind, .eventTooLarge)
@@ -378,7 +378,7 @@ final class StreamEndingTests: XCTestCase {
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(inserted.utf8), chunkSize: 5))
         let skipped = Locked<[SkippedStreamEvent]>([])
         var received: [String] = []
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             let stream = try client.chat.completions.createStream(try Self.chatRequest.decode())
                 .onSkippedEvent { event in skipped.withLock { $0.append(event) } }
             for try await chunk in stream { received.append(chunk.id) }
@@ -392,7 +392,7 @@ final class StreamEndingTests: XCTestCase {
         // Strict mode does not skip: a frame that is not a chunk fails the stream.
         let strict = try StreamingTestSupport.client(
             ScriptedStreamTransport(body: Data(inserted.utf8)), decodingMode: .strict)
-        let strictError = await StreamingTestSupport.thrownError {
+        let strictError = await XCTAssertThrowsOpenAIError {
             for try await _ in try strict.chat.completions.createStream(try Self.chatRequest.decode()) {}
         }
         XCTAssertEqual(strictError?.kind, .decoding)
@@ -448,7 +448,7 @@ final class StreamEndingTests: XCTestCase {
         for try await _ in stream { first += 1 }
         XCTAssertEqual(first, 33)
         let copy = stream.onSkippedEvent { _ in }
-        let error = await StreamingTestSupport.thrownError { for try await _ in copy {} }
+        let error = await XCTAssertThrowsOpenAIError { for try await _ in copy {} }
         XCTAssertEqual(error?.kind, .streamAlreadyConsumed)
         XCTAssertEqual(transport.requests.count, 1, "the request was not sent, nor billed, again")
         var again = 0

@@ -166,7 +166,7 @@ final class StreamParityTests: XCTestCase {
         let request = CreateResponse(model: "gpt-4o", input: "Hi")
         let delivering = try StreamingTestSupport.client(ScriptedStreamTransport(body: body))
         var received: [ResponseStreamEvent] = []
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await event in try delivering.responses.createStream(request).deliveringErrorEvents() {
                 received.append(event)
             }
@@ -181,7 +181,7 @@ final class StreamParityTests: XCTestCase {
 
         let plain = try StreamingTestSupport.client(ScriptedStreamTransport(body: body))
         var count = 0
-        let thrown = await StreamingTestSupport.thrownError {
+        let thrown = await XCTAssertThrowsOpenAIError {
             for try await _ in try plain.responses.createStream(request) { count += 1 }
         }
         XCTAssertEqual(count, 0, "without the option the error is thrown at once")
@@ -193,7 +193,7 @@ final class StreamParityTests: XCTestCase {
             ("data: " + #"{"error":{"message":"overloaded","type":"server_error","code":"busy"}}"# + "\n\n").utf8)
         let chat = try StreamingTestSupport.client(ScriptedStreamTransport(body: chatError))
         var chunks = 0
-        let chatThrown = await StreamingTestSupport.thrownError {
+        let chatThrown = await XCTAssertThrowsOpenAIError {
             for try await _ in try chat.chat.completions.createStream(Self.chatRequest).deliveringErrorEvents() {
                 chunks += 1
             }

@@ -45,7 +45,7 @@ final class StreamingBehaviorTests: XCTestCase {
                 + "\n\nevent: response.output_text.delta\ndata: \(Self.textDelta)\n\n").utf8)
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: body))
         var received: [ResponseStreamEvent] = []
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await event in StreamingTestSupport.stream(client, as: ResponseStreamEvent.self, framing: .data) {
                 received.append(event)
             }
@@ -92,7 +92,7 @@ final class StreamingBehaviorTests: XCTestCase {
                 + "\n\ndata: [DONE]\n\n").utf8)
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: body))
         var received = 0
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in StreamingTestSupport.stream(
                 client, as: CreateChatCompletionStreamResponse.self, framing: .data)
             {
@@ -111,7 +111,7 @@ final class StreamingBehaviorTests: XCTestCase {
             ("event: error\n"
                 + #"data: {"code":"rate_limit_exceeded","message":"Slow down","param":null,"type":"requests"}"#
                 + "\n\n").utf8)
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             _ = try await StreamingTestSupport.decodeAll(
                 body, as: AssistantStreamEvent.self, framing: .eventNameAndData)
         }
@@ -122,13 +122,13 @@ final class StreamingBehaviorTests: XCTestCase {
 
     func testEventErrorWithNestedPayloadAndWithNonJSONData() async throws {
         let nested = Data(("event: error\n" + #"data: {"error":{"message":"Boom","code":500}}"# + "\n\n").utf8)
-        let nestedError = await StreamingTestSupport.thrownError {
+        let nestedError = await XCTAssertThrowsOpenAIError {
             _ = try await StreamingTestSupport.decodeAll(nested, as: ResponseStreamEvent.self, framing: .data)
         }
         XCTAssertEqual(nestedError?.message, "Boom")
         XCTAssertEqual(nestedError?.code, "500")
         let text = Data("event: error\ndata: upstream timeout\n\n".utf8)
-        let textError = await StreamingTestSupport.thrownError {
+        let textError = await XCTAssertThrowsOpenAIError {
             _ = try await StreamingTestSupport.decodeAll(text, as: ResponseStreamEvent.self, framing: .data)
         }
         XCTAssertEqual(textError?.message, "upstream timeout")
@@ -164,7 +164,7 @@ final class StreamingBehaviorTests: XCTestCase {
     func testKnownEventThatDoesNotDecodeThrowsDecodingErrorWithItsPathInStrictMode() async throws {
         let body = Data(#"data: {"type":"response.output_text.delta","sequence_number":1}"#.utf8 + Data("\n\n".utf8))
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: body), decodingMode: .strict)
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in StreamingTestSupport.stream(client, as: ResponseStreamEvent.self, framing: .data) {}
         }
         XCTAssertEqual(error?.kind, .decoding)
@@ -179,7 +179,7 @@ final class StreamingBehaviorTests: XCTestCase {
             .stream(status: 400, headers: headers, chunks: ScriptedStreamTransport.split(errorBody, 50), hold: false)
         ])
         let client = try StreamingTestSupport.client(transport)
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             _ = try await self.collect(
                 StreamingTestSupport.stream(client, as: ResponseStreamEvent.self, framing: .data))
         }
@@ -254,7 +254,7 @@ final class StreamingBehaviorTests: XCTestCase {
         let exhausted = ScriptedStreamTransport([
             .stream(status: 500, headers: ["x-request-id": "req_500"], chunks: [Data("{}".utf8)], hold: false)
         ])
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             _ = try await self.collect(
                 StreamingTestSupport.stream(
                     try StreamingTestSupport.client(exhausted, maxRetries: 1),
@@ -320,7 +320,7 @@ final class StreamingBehaviorTests: XCTestCase {
             error: OpenAIError(kind: .connection, message: "connection reset"))
         let client = try StreamingTestSupport.client(transport)
         var received = 0
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in StreamingTestSupport.stream(
                 client, as: CreateChatCompletionStreamResponse.self, framing: .data)
             {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenAISDKTestSupport
 import XCTest
 
 @testable import OpenAI
@@ -92,7 +93,7 @@ final class StreamingConformanceTests: XCTestCase {
             var unknown: [String] = []
             var count = 0
             if path.hasSuffix("spec-examples/error.sse") {
-                let error = await StreamingTestSupport.thrownError {
+                let error = await XCTAssertThrowsOpenAIError {
                     _ = try await StreamingTestSupport.decodeAll(body, as: ResponseStreamEvent.self, framing: .data)
                 }
                 XCTAssertEqual(error?.kind, .server, path)

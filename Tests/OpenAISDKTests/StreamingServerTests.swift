@@ -68,7 +68,7 @@ final class StreamingServerTests: XCTestCase {
             "x-testserver-fixture": "responses/stream/dotnet-text-basic.sse", "x-testserver-stream-error-after": "3",
         ])
         var received = 0
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try self.responsesStream(client) { received += 1 }
         }
         XCTAssertEqual(received, 3)
@@ -83,7 +83,7 @@ final class StreamingServerTests: XCTestCase {
             "x-testserver-fixture": "chat-completions/stream/py-plain-text.sse", "x-testserver-stream-error-after": "5",
         ])
         var received = 0
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try self.chatStream(client) { received += 1 }
         }
         XCTAssertEqual(received, 5)
@@ -95,7 +95,7 @@ final class StreamingServerTests: XCTestCase {
         let client = try makeClient(headers: [
             "x-testserver-error-fixture": "errors/400-responses-decimal-below-min-value-on-stream-request.json"
         ])
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try self.responsesStream(client) {}
         }
         XCTAssertEqual(error?.statusCode, 400)
@@ -114,7 +114,7 @@ final class StreamingServerTests: XCTestCase {
             "x-testserver-fixture": path, "x-testserver-end-after-bytes": String(twoFrames + 100),
         ])
         var received = 0
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try self.responsesStream(client) { received += 1 }
         }
         XCTAssertEqual(error?.kind, .truncatedEvent)
@@ -136,7 +136,7 @@ final class StreamingServerTests: XCTestCase {
         let client = try makeClient(headers: [
             "x-testserver-fixture": path, "x-testserver-end-after-bytes": String(threeFrames),
         ])
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try self.responsesStream(client) {}
         }
         XCTAssertEqual(error?.kind, .missingTerminalEvent)
@@ -151,7 +151,7 @@ final class StreamingServerTests: XCTestCase {
         let client = try makeClient(headers: [
             "x-testserver-fixture": path, "x-testserver-end-after-bytes": String(tenFrames),
         ])
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try self.chatStream(client) {}
         }
         XCTAssertEqual(error?.kind, .unfinishedChoices)
@@ -163,7 +163,7 @@ final class StreamingServerTests: XCTestCase {
             "x-testserver-fixture": "chat-completions/stream/py-plain-text.sse", "x-testserver-drop-after-frames": "5",
         ])
         var received = 0
-        let error = await StreamingTestSupport.thrownError {
+        let error = await XCTAssertThrowsOpenAIError {
             for try await _ in try self.chatStream(client) { received += 1 }
         }
         XCTAssertEqual(received, 5)

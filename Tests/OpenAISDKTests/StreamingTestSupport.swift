@@ -44,22 +44,6 @@ enum StreamingTestSupport {
         return events
     }
 
-    /// Runs `body` and returns the error it throws, failing the test when it throws none.
-    static func thrownError(
-        file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> Void
-    ) async -> OpenAIError? {
-        do {
-            try await body()
-            XCTFail("expected an error", file: file, line: line)
-            return nil
-        } catch let error as OpenAIError {
-            return error
-        } catch {
-            XCTFail("expected OpenAIError, got \(error)", file: file, line: line)
-            return nil
-        }
-    }
-
     /// The terminal events of `operationID` in the `stream-endings` of `Spec/overrides.json`, which
     /// the generated streaming methods use too.
     static func terminalEvents(operationID: String) throws -> Set<String> {

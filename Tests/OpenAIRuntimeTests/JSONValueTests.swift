@@ -1,5 +1,5 @@
 import Foundation
-import OpenAI
+import OpenAIRuntime
 import XCTest
 
 /// `JSONValue` decodes every JSON kind to the right case, wherever it sits, and encodes back.

@@ -1,25 +1,22 @@
 import Foundation
 import XCTest
-import OpenAISDKTestSupport
 
-@testable import OpenAIRealtime
-@testable import OpenAIWebSocket
-
-// Used by the integration tests: the built-in transport's on Linux (WebSocketIntegrationTests), the
-// session layer's on Linux and macOS (RealtimeSessionIntegrationTests, through URLSessionWebSocketTask
-// on macOS). `Process` exists on neither iOS, tvOS nor watchOS.
+// Used by the integration tests: the built-in transport's on Linux (OpenAIWebSocketTests'
+// WebSocketIntegrationTests), the session layer's on Linux and macOS (OpenAISDKRealtimeTests'
+// RealtimeSessionIntegrationTests, through URLSessionWebSocketTask on macOS). `Process` exists on
+// neither iOS, tvOS nor watchOS.
 #if os(Linux) || os(macOS)
 
     /// The Python `websockets` test server (Scripts/servers/realtime-testserver/server.py), started once per
     /// test process on free loopback ports, with a throwaway CA made by make-test-certs.sh.
     ///
     /// The server exits when this process exits: it stops when its stdin (a pipe we hold) closes.
-    final class RealtimeTestServer: Sendable {
-        let plainPort: Int
-        let goodTLSPort: Int
-        let wrongHostTLSPort: Int
-        let caFile: String
-        let caPEM: String
+    package final class RealtimeTestServer: Sendable {
+        package let plainPort: Int
+        package let goodTLSPort: Int
+        package let wrongHostTLSPort: Int
+        package let caFile: String
+        package let caPEM: String
         // Held only to keep the server's stdin open (and the process object alive) for the whole run.
         private let process: Process
         private let stdin: Pipe
@@ -37,19 +34,15 @@ import OpenAISDKTestSupport
             self.stdin = stdin
         }
 
-        /// The package root, from this file's path.
-        static let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
         private static let started: Result<RealtimeTestServer, SetupError> = start()
 
-        struct SetupError: Error {
-            var message: String
+        package struct SetupError: Error {
+            package var message: String
         }
 
         /// The shared server; skips the calling test with a clear message when Python, the
         /// `websockets` package or the openssl CLI is missing.
-        static func shared() throws -> RealtimeTestServer {
+        package static func shared() throws -> RealtimeTestServer {
             switch started {
             case .success(let server): return server
             case .failure(let error): throw Unavailable.skip(error.message)
@@ -57,7 +50,7 @@ import OpenAISDKTestSupport
         }
 
         private static func start() -> Result<RealtimeTestServer, SetupError> {
-            let scripts = packageRoot.appendingPathComponent("Scripts")
+            let scripts = SharedData.packageRoot.appendingPathComponent("Scripts")
             let python =
                 ProcessInfo.processInfo.environment["OPENAI_TEST_PYTHON"]
                 ?? scripts.appendingPathComponent(".venv/bin/python").path
@@ -142,7 +135,7 @@ import OpenAISDKTestSupport
             return process.terminationStatus
         }
 
-        func url(_ path: String, tls: Bool = false, port: Int? = nil) -> URL {
+        package func url(_ path: String, tls: Bool = false, port: Int? = nil) -> URL {
             let scheme = tls ? "wss" : "ws"
             return URL(
                 string: "\(scheme)://\(tls ? "localhost" : "127.0.0.1"):\(port ?? plainPort)\(path)"
@@ -154,16 +147,12 @@ import OpenAISDKTestSupport
 
 #if canImport(Glibc)
 
-    /// What a connection holds in this process, read from `/proc` (Linux).
-    enum ProcessResources {
+    /// What a connection holds in this process, read from `/proc` (Linux). The built-in transport's running I/O
+    /// threads are `SocketConnection.liveIOThreadCount` (OpenAIWebSocket).
+    package enum ProcessResources {
         /// Open file descriptors, or `nil` without `/proc`.
-        static func openFileDescriptors() -> Int? {
+        package static func openFileDescriptors() -> Int? {
             try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        }
-
-        /// Running I/O threads of the built-in transport (their block has not returned).
-        static func ioThreads() -> Int {
-            SocketConnection.liveIOThreads.withLock { $0 }
         }
     }
 

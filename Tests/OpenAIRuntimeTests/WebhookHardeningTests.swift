@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 import OpenAISDKTestSupport
 
-@testable import OpenAI
 @testable import OpenAIRuntime
 
 /// Webhook verification on hostile input: no header value traps, large payloads are refused

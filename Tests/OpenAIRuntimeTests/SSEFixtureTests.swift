@@ -1,5 +1,5 @@
 import Foundation
-import OpenAI
+import OpenAIRuntime
 import XCTest
 import OpenAISDKTestSupport
 
@@ -123,7 +123,7 @@ final class SSEFixtureTests: XCTestCase {
 
     func testRecordedStreamsGiveIdenticalEventsWhenSplitAnywhere() throws {
         let fixtures = try loadFixtures()
-        var generator = SeededGenerator(seed: 0x5EE_5EED)
+        var generator = SeededRandom(seed: 0x5EE_5EED)
         var exhaustive = 0
         var sampled = 0
         for (path, bytes) in fixtures {

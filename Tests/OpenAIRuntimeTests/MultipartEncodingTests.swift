@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 
-@testable import OpenAI
 @testable import OpenAIRuntime
 
 /// Byte-exact encoding of `multipart/form-data` bodies (RFC 7578) and the conventions the API

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 
-@testable import OpenAIRealtime
 @testable import OpenAIWebSocket
 
 /// The opening handshake (RFC 6455 section 4) without I/O.

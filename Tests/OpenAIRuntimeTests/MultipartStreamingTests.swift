@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 
-@testable import OpenAI
 @testable import OpenAIRuntime
 
 /// Multipart bodies produced while they are sent: files read from disk in chunks, one-shot

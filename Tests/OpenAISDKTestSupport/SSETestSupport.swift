@@ -1,12 +1,12 @@
 import Foundation
-import OpenAI
+import OpenAIRuntime
 import XCTest
-import OpenAISDKTestSupport
 
-/// Helpers shared by the server-sent event tests.
-enum SSETestSupport {
+/// Helpers shared by the server-sent event tests of the runtime (`OpenAIRuntimeTests`) and of the generated streams
+/// (`OpenAISDKTests`).
+package enum SSETestSupport {
     /// Parses `bytes` fed as one chunk, then ends the stream.
-    static func parse(_ bytes: [UInt8]) -> [ServerSentEvent] {
+    package static func parse(_ bytes: [UInt8]) -> [ServerSentEvent] {
         var parser = ServerSentEventParser()
         var events = parser.consume(bytes)
         events += parser.finish()
@@ -14,12 +14,12 @@ enum SSETestSupport {
     }
 
     /// Parses the UTF-8 bytes of `text` fed as one chunk.
-    static func parse(_ text: String) -> [ServerSentEvent] {
+    package static func parse(_ text: String) -> [ServerSentEvent] {
         parse(Array(text.utf8))
     }
 
     /// Parses `bytes` split into chunks at the given increasing offsets.
-    static func parse(_ bytes: [UInt8], splitAt offsets: [Int]) -> [ServerSentEvent] {
+    package static func parse(_ bytes: [UInt8], splitAt offsets: [Int]) -> [ServerSentEvent] {
         var parser = ServerSentEventParser()
         var events: [ServerSentEvent] = []
         var start = 0
@@ -33,7 +33,7 @@ enum SSETestSupport {
 
     /// Asserts that `bytes` gives `expected` one-shot, fed byte by byte, and split in two at every
     /// offset.
-    static func assertEverySplit(
+    package static func assertEverySplit(
         _ bytes: [UInt8],
         give expected: [ServerSentEvent],
         file: StaticString = #filePath,
@@ -51,8 +51,8 @@ enum SSETestSupport {
     }
 
     /// The folder `../shared/fixtures` beside the package root, resolved from this file's path
-    /// (the package root is three levels above `Tests/OpenAISDKTests/<file>`).
-    static func fixturesDirectory(filePath: String = #filePath) throws -> URL {
+    /// (the package root is three levels above `Tests/OpenAISDKTestSupport/<file>`).
+    package static func fixturesDirectory(filePath: String = #filePath) throws -> URL {
         let root = URL(fileURLWithPath: filePath)
             .deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -68,27 +68,12 @@ enum SSETestSupport {
     }
 
     /// Every `.sse` file under the fixtures folder, as paths relative to it, sorted.
-    static func sseFixtures(in directory: URL) throws -> [String] {
+    package static func sseFixtures(in directory: URL) throws -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else {
             throw Unavailable.skip("cannot list \(directory.path)")
         }
         let paths = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".sse") }.sorted()
         if paths.isEmpty { throw Unavailable.skip("no .sse fixtures under \(directory.path)") }
         return paths
-    }
-}
-
-/// SplitMix64: a small seeded generator so random splits are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import OpenAI
+import OpenAIRuntime
 import XCTest
 
 /// ``ServerSentEventStream`` over chunked async sources and the typed ``ServerSentEventDecoder``

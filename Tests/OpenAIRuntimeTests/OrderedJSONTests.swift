@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 
-@testable import OpenAI
 @testable import OpenAIRuntime
 
 /// The SDK's JSON decoder and encoder: objects keep their members' order, errors and numbers as

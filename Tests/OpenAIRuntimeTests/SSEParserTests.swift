@@ -1,5 +1,6 @@
 import Foundation
-import OpenAI
+import OpenAIRuntime
+import OpenAISDKTestSupport
 import XCTest
 
 /// The WHATWG HTML 9.2.5/9.2.6 event-stream rules, one transition at a time, each on a tiny input

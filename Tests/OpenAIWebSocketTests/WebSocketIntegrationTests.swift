@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 import OpenAISDKTestSupport
 
-@testable import OpenAIRealtime
 @testable import OpenAIWebSocket
 
 // The Linux transport's exact behaviour (OpenSSL's messages, /proc, Glibc sockets); the Apple
@@ -348,20 +347,20 @@ import OpenAISDKTestSupport
             guard let fdsBefore = ProcessResources.openFileDescriptors() else {
                 throw XCTSkip("needs /proc (Linux)")
             }
-            let threadsBefore = ProcessResources.ioThreads()
+            let threadsBefore = SocketConnection.liveIOThreadCount
             for _ in 0..<5 {
                 try await useAndAbandon()
             }
             var waited = 0
             while ProcessResources.openFileDescriptors() != fdsBefore
-                || ProcessResources.ioThreads() != threadsBefore, waited < 250
+                || SocketConnection.liveIOThreadCount != threadsBefore, waited < 250
             {
                 try await Task.sleep(for: .milliseconds(20))
                 waited += 1
             }
             XCTAssertEqual(
                 ProcessResources.openFileDescriptors(), fdsBefore, "socket and wake pipe are closed")
-            XCTAssertEqual(ProcessResources.ioThreads(), threadsBefore, "I/O threads have exited")
+            XCTAssertEqual(SocketConnection.liveIOThreadCount, threadsBefore, "I/O threads have exited")
         }
 
         /// A TCP listener that accepts connections into its backlog and never answers.

@@ -2,7 +2,6 @@ import Foundation
 import OpenAISDKTestSupport
 import XCTest
 
-@testable import OpenAI
 @testable import OpenAIRuntime
 
 final class PartialJSONDecoderTests: XCTestCase {

@@ -1,6 +1,5 @@
 import XCTest
 
-@testable import OpenAIRealtime
 @testable import OpenAIWebSocket
 
 /// The framing state machine, frame by frame, against the examples of RFC 6455 section 5.7 and

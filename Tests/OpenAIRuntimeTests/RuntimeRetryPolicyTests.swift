@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 
-@testable import OpenAI
 @testable import OpenAIRuntime
 
 /// The retry rules as a pure value: every decision without I/O or sleeping.
