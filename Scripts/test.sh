@@ -24,6 +24,7 @@
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and
 #                        to Scripts/docs/build-docs.sh in the environment).
 #   OPENAI_TEST_PYTHON   when already set, used as is and the venv step is skipped.
+#   TEST_LANES=1         run the tests in one process (`swift test`) instead of two lanes (Scripts/lib/test-lanes.sh).
 #   CI=true              a check that cannot run (a missing linter, ../shared) fails instead of being skipped.
 # Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/*/requirements.txt and
 # requirements-dev.txt installed, or python3 when there are none).
@@ -186,15 +187,24 @@ step_check() {
     "$bin_dir/openai-generator" check
 }
 
-# Runs `swift test`, its output kept in a log, then prints how many XCTest cases passed, failed and skipped
-# (Scripts/lib/count-tests.sh). With CI=true a skipped test fails the step: a test that skips in CI has not passed
-# (the tests' own rule, Tests/OpenAISDKTestSupport/Unavailable.swift, turns their skips into failures there; this
-# catches any other XCTSkip).
+# Runs the tests, their output kept in a log, then prints how many XCTest cases passed, failed and skipped
+# (Scripts/lib/count-tests.sh). On Linux the test executable the build step made runs in two lanes at once
+# (Scripts/lib/test-lanes.sh: one process per core, about 125 s instead of 210 s); elsewhere, or with TEST_LANES=1,
+# `swift test` runs it in one. With CI=true a skipped test fails the step: a test that skips in CI has not passed (the
+# tests' own rule, Tests/OpenAISDKTestSupport/Unavailable.swift, turns their skips into failures there; this catches
+# any other XCTSkip).
 step_swift_test() {
-    local log status=0
+    local log status=0 executable
     log="$(mktemp "${TMPDIR:-/tmp}/openai-swift-test.XXXXXX")"
-    echo "+ swift test"
-    swift test ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} 2>&1 | tee "$log" || status=$?
+    executable="$(swift_bin_path debug)/swift-openaiPackageTests.xctest"
+    if [[ "${TEST_LANES:-2}" != "1" && -f "$executable" && -x "$executable" ]]; then
+        echo "+ Scripts/lib/test-lanes.sh ${executable#"$ROOT"/} (swift build --build-tests made it)"
+        "$ROOT/Scripts/lib/test-lanes.sh" "$executable" "$log" || status=$?
+        cat "$log"
+    else
+        echo "+ swift test"
+        swift test ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} 2>&1 | tee "$log" || status=$?
+    fi
     "$ROOT/Scripts/lib/count-tests.sh" "$log" || status=$((status == 0 ? 1 : status))
     rm -f "$log"
     return "$status"
@@ -259,7 +269,7 @@ run_step "Lint (Scripts/check/lint.sh)" "$ROOT/Scripts/check/lint.sh"
 run_step "Lint checks fail on violations (Scripts/check/test-lint.sh)" "$ROOT/Scripts/check/test-lint.sh"
 run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
-run_step "Tests (swift test)" step_swift_test
+run_step "Tests (swift test, in two lanes on Linux)" step_swift_test
 run_step "Benchmarks in smoke mode (Scripts/bench/test-benchmarks.sh)" step_benchmarks
 if [[ "${SKIP_FUZZ:-0}" == "1" ]]; then
     printf '\n==> Fuzzing: skipped (SKIP_FUZZ=1)\n'
