@@ -13,13 +13,15 @@
 #   OPENAI_TEST_PYTHON    the test servers' Python (default Scripts/.venv/bin/python), passed on.
 #   BENCH_SMOKE_TIMEOUT=S  seconds one benchmark may take before it is stopped and fails (default 600: a cold debug
 #                         build of a missing executable fits).
+#   BENCH_SMOKE_JOBS=N    benchmarks run at once (default 2).
 #   BENCH_SMOKE_LOGS=DIR  keep each benchmark's whole output in DIR/NAME.log (relative to the repository; default a
 #                         temporary folder, removed).
 #
 # A benchmark whose inputs beside the repository (../shared) are missing is skipped, or fails when CI=true.
 #
 # Exit status: 0 when every benchmark passed (or was skipped); 1 when one failed, or when a Scripts/bench/bench-*.sh has no
-# summary lines listed below (a new benchmark needs a smoke mode and its entry here); 2 on an unknown NAME.
+# summary lines listed below (a new benchmark needs a smoke mode and its entry here); 2 on an unknown NAME or a bad
+# BENCH_SMOKE_JOBS.
 set -euo pipefail
 
 # shellcheck source=lib.sh source-path=SCRIPTDIR/..
@@ -124,9 +126,38 @@ else
     trap 'rm -rf "$work"' EXIT
 fi
 
+# Runs one benchmark: its output in $work/NAME.log, then `STATUS SECONDS` in $work/NAME.status.
+run_benchmark() {
+    local name="$1" start status=0
+    start="$(now)"
+    # Its own process group (timeout's), so that a hang is stopped with the servers it started.
+    BENCH_SMOKE=1 ${timeout_command[@]+"${timeout_command[@]}"} "Scripts/bench/bench-$name.sh" >"$work/$name.log" 2>&1 \
+        </dev/null || status=$?
+    printf '%s %s\n' "$status" "$(elapsed_since "$start")" >"$work/$name.status"
+}
+
+# Up to BENCH_SMOKE_JOBS benchmarks at once (default 2, one per core: their figures are not read), reported in the
+# order of `names` once all have ended.
+jobs_at_once="${BENCH_SMOKE_JOBS:-2}"
+if [[ ! "$jobs_at_once" =~ ^[1-9][0-9]*$ ]]; then
+    echo "test-benchmarks: BENCH_SMOKE_JOBS wants a positive integer, got '$jobs_at_once'" >&2
+    exit 2
+fi
 failed=()
 total_start="$(now)"
-echo "test-benchmarks: ${#names[@]} benchmarks in smoke mode (BENCH_SMOKE=1)"
+echo "test-benchmarks: ${#names[@]} benchmarks in smoke mode (BENCH_SMOKE=1), $jobs_at_once at once"
+for name in "${names[@]}"; do
+    if [[ -n "$(missing_inputs "$name")" ]]; then
+        continue
+    fi
+    # Polls instead of `wait -n`, which macOS's bash 3.2 lacks.
+    while [[ "$(jobs -pr | wc -l)" -ge "$jobs_at_once" ]]; do
+        sleep 0.1
+    done
+    run_benchmark "$name" &
+done
+wait
+
 for name in "${names[@]}"; do
     missing="$(missing_inputs "$name")"
     if [[ -n "$missing" ]]; then
@@ -140,12 +171,7 @@ for name in "${names[@]}"; do
         continue
     fi
     log="$work/$name.log"
-    start="$(now)"
-    status=0
-    # Its own process group (timeout's), so that a hang is stopped with the servers it started.
-    BENCH_SMOKE=1 ${timeout_command[@]+"${timeout_command[@]}"} "Scripts/bench/bench-$name.sh" >"$log" 2>&1 </dev/null ||
-        status=$?
-    seconds="$(elapsed_since "$start")"
+    read -r status seconds <"$work/$name.status"
     problem=""
     if [[ ${#timeout_command[@]} -gt 0 && ($status -eq 124 || $status -eq 137) ]]; then
         problem="stopped after ${timeout_seconds} s (BENCH_SMOKE_TIMEOUT)"
