@@ -8,11 +8,11 @@
 # helpers-oldest-spec.txt names is compiled a second time with Helpers/, which must fail: when it compiles, the file
 # names a spec newer than the oldest the helpers support, and Scripts/spec/update-spec.sh would warn about a spec that works.
 #
-# The runtime is built once (`swift build --target OpenAIRuntime`). Each spec's `OpenAI` and `OpenAIAdmin` modules are
-# then compiled by `swiftc -emit-sil` with the flags SwiftPM gives a debug build: the compiler runs everything that
-# can reject Swift code (parsing, type checking, SIL generation and the mandatory SIL passes: definite
-# initialization, missing returns, exclusivity, unreachable code) and stops before IRGen and LLVM, which turn valid
-# SIL into machine code and report nothing about the source. That took 12 to 37 s a spec in CI instead of 43 to 83 s.
+# The runtime is built once (`swift build --target OpenAIRuntime`, or taken from OPENAI_RUNTIME_BUILD). Each spec's
+# `OpenAI` and `OpenAIAdmin` modules are then compiled by `swiftc -emit-sil` with the flags SwiftPM gives a debug
+# build: the compiler runs everything that can reject Swift code (parsing, type checking, SIL generation and the
+# mandatory SIL passes: definite initialization, missing returns, exclusivity, unreachable code) and stops before IRGen
+# and LLVM, which turn valid SIL into machine code and report nothing about the source. That took 12 to 37 s a spec in CI instead of 43 to 83 s.
 # With --full-build each spec is built by `swift build` to object files instead, as an app would build it.
 #
 # Usage: Scripts/spec/check-history.sh [--only NAME] [--jobs N] [--generate-only] [--full-build] [--keep]
@@ -26,6 +26,9 @@
 #   HISTORY_DIR=DIR        specs folder (default ../shared/spec/history beside the repository).
 #   JOBS=N                 same as --jobs N.
 #   OPENAI_GENERATOR=PATH  use this generator binary instead of building it (swift build -c release).
+#   OPENAI_RUNTIME_BUILD=DIR  compile against the runtime module of this checkout's debug build (DIR: its
+#                          `swift build --show-bin-path`, made from the same Sources/OpenAIRuntime) instead of building
+#                          the runtime in the temporary package (about 20 s). Ignored with --full-build.
 #   SCRATCH_PATH=DIR       SwiftPM build folder for building the generator (default .build).
 #
 # Exit status: 0 when every spec generates and compiles, or when the history folder does not exist (skipped);
@@ -209,23 +212,36 @@ find "$ROOT/Sources/OpenAI" -maxdepth 1 -type f -name '*.swift' -exec cp {} "$pk
 # module by `swiftc -emit-sil` (compile_modules below).
 if [[ $GENERATE_ONLY -eq 0 && $FULL_BUILD -eq 0 ]]; then
     cp "$WORK/Package.swift" "$pkg/Package.swift"
-    runtime_log="$WORK/runtime-build.log"
-    start="$(now)"
-    if ! swift build --package-path "$pkg" --target OpenAIRuntime "${BUILD_FLAGS[@]}" >"$runtime_log" 2>&1; then
-        echo "check-history: FAILED: the runtime does not build; last lines of $runtime_log:" >&2
-        tail -n 30 "$runtime_log" >&2
-        exit 1
+    # The package whose runtime module the specs compile against: its root and its debug build's folder.
+    runtime_root="$pkg"
+    if [[ -n "${OPENAI_RUNTIME_BUILD:-}" ]]; then
+        runtime_root="$ROOT"
+        PKG_BIN="$(cd "$OPENAI_RUNTIME_BUILD" && pwd -P)"
+        if [[ ! -f "$PKG_BIN/Modules/OpenAIRuntime.swiftmodule" ]]; then
+            echo "check-history: FAILED: OPENAI_RUNTIME_BUILD=$OPENAI_RUNTIME_BUILD has no Modules/OpenAIRuntime.swiftmodule" >&2
+            exit 1
+        fi
+        echo "check-history: the runtime of this checkout's debug build (OPENAI_RUNTIME_BUILD=$PKG_BIN)"
+    else
+        runtime_log="$WORK/runtime-build.log"
+        start="$(now)"
+        if ! swift build --package-path "$pkg" --target OpenAIRuntime "${BUILD_FLAGS[@]}" >"$runtime_log" 2>&1; then
+            echo "check-history: FAILED: the runtime does not build; last lines of $runtime_log:" >&2
+            tail -n 30 "$runtime_log" >&2
+            exit 1
+        fi
+        PKG_BIN="$(swift build --package-path "$pkg" --show-bin-path)"
+        echo "check-history: runtime built in $(elapsed_since "$start")s ($PKG_BIN)"
     fi
-    PKG_BIN="$(swift build --package-path "$pkg" --show-bin-path)"
-    echo "check-history: runtime built in $(elapsed_since "$start")s ($PKG_BIN)"
     # What SwiftPM passes to every Swift target of the package in a debug build. The package name is the root
     # package's identity, its folder's name in lower case; the C module's map is SwiftPM's (Linux only).
-    SWIFTC_FLAGS=(-parse-as-library -swift-version 6 -package-name "$(basename "$pkg" | tr '[:upper:]' '[:lower:]')"
+    SWIFTC_FLAGS=(-parse-as-library -swift-version 6
+        -package-name "$(basename "$runtime_root" | tr '[:upper:]' '[:lower:]')"
         -Onone -enable-batch-mode -j "$SWIFTC_JOBS" -DSWIFT_PACKAGE -DDEBUG -I "$PKG_BIN/Modules"
         -module-cache-path "$PKG_BIN/ModuleCache")
     if [[ -f "$PKG_BIN/OpenAIRuntimeLibcurl.build/module.modulemap" ]]; then
         SWIFTC_FLAGS+=(-Xcc "-fmodule-map-file=$PKG_BIN/OpenAIRuntimeLibcurl.build/module.modulemap"
-            -Xcc "-I$pkg/Sources/CLibcurl/include")
+            -Xcc "-I$runtime_root/Sources/CLibcurl/include")
     fi
     mkdir -p "$WORK/modules"
 fi
