@@ -9,20 +9,9 @@ import OpenAISDKTestSupport
 /// The spec's Realtime examples and recorded Realtime payloads in ../shared/fixtures/realtime
 /// decode into the generated types the session layer delivers (read in place, never copied).
 final class RealtimeFixtureDecodingTests: XCTestCase {
-    /// The package root, from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// `../shared/fixtures/realtime/<path>`; skips the test with a message when missing.
     private func fixture(_ path: String) throws -> URL {
-        let url = Self.packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/fixtures/realtime").appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw Unavailable.skip(
-                "../shared/fixtures/realtime/\(path) is missing beside the package root; this test reads it in place"
-            )
-        }
-        return url
+        try SharedData.file("fixtures/realtime/\(path)")
     }
 
     /// Per-file decode counts.
