@@ -5,8 +5,9 @@
 #   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, Scripts/check/lint.sh
 #          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
 #          Scripts/check/test-lint.sh (each lint check fails on a planted violation), build (with tests),
-#          `openai-generator check`, `swift test`, Scripts/bench/test-benchmarks.sh (every Scripts/bench/bench-*.sh in its smoke
-#          mode, on the debug build), Scripts/check/fuzz.sh 10 (every target: the runtime's parsers, the generated types'
+#          `openai-generator check`, the tests (two XCTest processes at once on Linux, Scripts/lib/test-lanes.sh; else
+#          `swift test`), Scripts/bench/test-benchmarks.sh (every Scripts/bench/bench-*.sh in its smoke mode, two at once,
+#          on the debug build), Scripts/check/fuzz.sh 10 (every target: the runtime's parsers, the generated types'
 #          lenient decoding, the generator's YAML loader), Scripts/check/test-app-probes.sh (the README's code compiled as apps configure their
 #          targets, run against the local test server), Scripts/docs/build-docs.sh (documentation, warnings as errors),
 #          Scripts/docs/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/docs/check-docs-site.py (the
