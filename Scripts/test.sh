@@ -190,7 +190,7 @@ step_check() {
 
 # Runs the tests, their output kept in a log, then prints how many XCTest cases passed, failed and skipped
 # (Scripts/lib/count-tests.sh). On Linux the test executable the build step made runs in two lanes at once
-# (Scripts/lib/test-lanes.sh: one process per core, about 125 s instead of 210 s); elsewhere, or with TEST_LANES=1,
+# (Scripts/lib/test-lanes.sh: one process per core, about 117 s instead of 210 s); elsewhere, or with TEST_LANES=1,
 # `swift test` runs it in one. With CI=true a skipped test fails the step: a test that skips in CI has not passed (the
 # tests' own rule, Tests/OpenAISDKTestSupport/Unavailable.swift, turns their skips into failures there; this catches
 # any other XCTSkip).

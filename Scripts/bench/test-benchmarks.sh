@@ -97,7 +97,10 @@ if [[ $# -gt 0 ]]; then
             echo "test-benchmarks: no Scripts/bench/bench-$name.sh" >&2
             exit 2
         fi
-        names+=("$name")
+        # A name given twice runs once: two runs at once would share its log and build folder.
+        if [[ " ${names[*]-} " != *" $name "* ]]; then
+            names+=("$name")
+        fi
     done
 else
     for file in Scripts/bench/bench-*.sh; do

@@ -2,15 +2,15 @@
 # Runs the test executable `swift build --build-tests` made (Linux) as two processes at once, one per core, and writes
 # their output to LOG one lane after the other. Lane 1 runs the test targets named in LANE_1, lane 2 every other one (a
 # new test target lands there). Each lane is one XCTest process given its test classes, in the order the executable
-# lists them, as `swift test` runs them; only the split is ours. On 2 cores the suite takes about 125 s instead of
+# lists them, as `swift test` runs them; only the split is ours. On 2 cores the suite takes about 117 s instead of
 # 210 s in one process, because most of it waits on local servers, timeouts and child processes.
 #
 # Usage: Scripts/lib/test-lanes.sh EXECUTABLE LOG
 #   EXECUTABLE  the test executable (`swift build --show-bin-path`/swift-openaiPackageTests.xctest)
 #   LOG         both lanes' output, for Scripts/lib/count-tests.sh
 # Prints one line per lane: `lane N: TARGETS: C classes, S s, exit status X`.
-# Exit status: the first failing lane's; 1 when the lanes together reported fewer test cases than the executable
-# lists (a lane that crashed); 2 on a usage error.
+# Exit status: the first failing lane's; 1 when the executable cannot list its tests or lists none, or when the lanes
+# together reported fewer test cases than it lists (a lane that crashed); 2 on a usage error.
 set -euo pipefail
 
 # The generator's tests (about 85 s) and the transports' (about 15 s) balance the SDK's, the runtime's and the CLI's.
@@ -27,7 +27,14 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/openai-test-lanes.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 # `Target.Class/test` per line (XCTest prints a heading and a blank line first).
-"$executable" --list-tests | { grep -E '^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*/' || true; } >"$work/tests"
+list_status=0
+"$executable" --list-tests >"$work/listing" 2>&1 || list_status=$?
+if [[ $list_status -ne 0 ]]; then
+    echo "test-lanes: $executable --list-tests failed (exit status $list_status):" >&2
+    tail -n 20 "$work/listing" >&2
+    exit 1
+fi
+{ grep -E '^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*/' "$work/listing" || true; } >"$work/tests"
 if [[ ! -s "$work/tests" ]]; then
     echo "test-lanes: $executable --list-tests lists no test" >&2
     exit 1

@@ -212,15 +212,22 @@ find "$ROOT/Sources/OpenAI" -maxdepth 1 -type f -name '*.swift' -exec cp {} "$pk
 # module by `swiftc -emit-sil` (compile_modules below).
 if [[ $GENERATE_ONLY -eq 0 && $FULL_BUILD -eq 0 ]]; then
     cp "$WORK/Package.swift" "$pkg/Package.swift"
-    # The package whose runtime module the specs compile against: its root and its debug build's folder.
+    # The package whose runtime module the specs compile against: its root, its debug build's folder, and the folder
+    # of modules the compiler may import (the runtime's alone: a checkout's build also holds today's OpenAI module,
+    # which OpenAIAdmin must not import in place of the spec's).
     runtime_root="$pkg"
     if [[ -n "${OPENAI_RUNTIME_BUILD:-}" ]]; then
         runtime_root="$ROOT"
         PKG_BIN="$(cd "$OPENAI_RUNTIME_BUILD" && pwd -P)"
-        if [[ ! -f "$PKG_BIN/Modules/OpenAIRuntime.swiftmodule" ]]; then
+        if [[ ! -e "$PKG_BIN/Modules/OpenAIRuntime.swiftmodule" ]]; then
             echo "check-history: FAILED: OPENAI_RUNTIME_BUILD=$OPENAI_RUNTIME_BUILD has no Modules/OpenAIRuntime.swiftmodule" >&2
             exit 1
         fi
+        RUNTIME_MODULES="$WORK/runtime-modules"
+        mkdir -p "$RUNTIME_MODULES"
+        for file in "$PKG_BIN/Modules"/OpenAIRuntime.swift*; do
+            ln -s "$file" "$RUNTIME_MODULES/"
+        done
         echo "check-history: the runtime of this checkout's debug build (OPENAI_RUNTIME_BUILD=$PKG_BIN)"
     else
         runtime_log="$WORK/runtime-build.log"
@@ -231,13 +238,16 @@ if [[ $GENERATE_ONLY -eq 0 && $FULL_BUILD -eq 0 ]]; then
             exit 1
         fi
         PKG_BIN="$(swift build --package-path "$pkg" --show-bin-path)"
+        RUNTIME_MODULES="$PKG_BIN/Modules"
         echo "check-history: runtime built in $(elapsed_since "$start")s ($PKG_BIN)"
     fi
     # What SwiftPM passes to every Swift target of the package in a debug build. The package name is the root
-    # package's identity, its folder's name in lower case; the C module's map is SwiftPM's (Linux only).
+    # package's identity as a C99 identifier: its folder's name in lower case, each character other than a-z, 0-9
+    # and _ (and a leading digit) replaced by _ (`swift-openai` gives swift_openai). The C module's map is SwiftPM's
+    # (Linux only).
     SWIFTC_FLAGS=(-parse-as-library -swift-version 6
-        -package-name "$(basename "$runtime_root" | tr '[:upper:]' '[:lower:]')"
-        -Onone -enable-batch-mode -j "$SWIFTC_JOBS" -DSWIFT_PACKAGE -DDEBUG -I "$PKG_BIN/Modules"
+        -package-name "$(basename "$runtime_root" | tr '[:upper:]' '[:lower:]' | sed -E 's/[^a-z0-9_]/_/g; s/^[0-9]/_/')"
+        -Onone -enable-batch-mode -j "$SWIFTC_JOBS" -DSWIFT_PACKAGE -DDEBUG -I "$RUNTIME_MODULES"
         -module-cache-path "$PKG_BIN/ModuleCache")
     if [[ -f "$PKG_BIN/OpenAIRuntimeLibcurl.build/module.modulemap" ]]; then
         SWIFTC_FLAGS+=(-Xcc "-fmodule-map-file=$PKG_BIN/OpenAIRuntimeLibcurl.build/module.modulemap"

@@ -29,6 +29,9 @@ FAKE = textwrap.dedent(
     from pathlib import Path
     tests = os.environ["FAKE_TESTS"].split()
     if sys.argv[1:] == ["--list-tests"]:
+        if os.environ.get("FAKE_LIST_STATUS"):
+            print("fatal error: the listing crashed")
+            sys.exit(int(os.environ["FAKE_LIST_STATUS"]))
         print(f"Listing {len(tests)} tests in tests.xctest:\\n")
         print("\\n".join(tests))
         sys.exit(0)
@@ -129,4 +132,12 @@ def test_an_executable_that_lists_no_test_fails(tmp_path):
     result, runs, _ = run_lanes(tmp_path, FAKE_TESTS="")
     assert result.returncode == 1
     assert "lists no test" in result.stderr
+    assert runs == []
+
+
+def test_an_executable_that_cannot_list_its_tests_fails_saying_so(tmp_path):
+    result, runs, _ = run_lanes(tmp_path, FAKE_LIST_STATUS="7")
+    assert result.returncode == 1
+    assert "--list-tests failed (exit status 7)" in result.stderr
+    assert "the listing crashed" in result.stderr
     assert runs == []
