@@ -11,6 +11,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 
 # --- SwiftPM ---------------------------------------------------------------------------------------------------------
 
+# SwiftPM's product of every test target (the package's name, then PackageTests); on Linux the executable
+# `$(swift_bin_path)/$TEST_PRODUCT.xctest`.
+# shellcheck disable=SC2034 # read by the scripts that source this file
+TEST_PRODUCT=swift-openaiPackageTests
+
 # Sets the array SWIFT_FLAGS to `--scratch-path DIR` for every swift command, DIR being $SCRATCH_PATH, else the
 # default given (a script's own build folder, e.g. .build-bench); empty (SwiftPM's .build) when neither is set:
 #   set_swift_flags [DEFAULT_DIR]

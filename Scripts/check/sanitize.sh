@@ -22,9 +22,6 @@ cd "$ROOT"
 THREAD_FILTER='OpenAIRuntimeTests\.(StreamBackPressureTests|MultipartStreamingTests)|OpenAISDKTests\.(ChatToolRunnerTests|ResponsesToolRunnerTests|ToolIsolationTests|EventSequenceTests|StreamEndingTests|StreamingServerTests|StreamingBehaviorTests|UploadChunkedTests|SpooledUploadTests|DirectUploadTests|DirectTransferTests|RedirectTests|FileDownloadTests|TimeoutTests|ResponsesBackgroundStreamTests)|OpenAIWebSocketTests\.WebSocketIntegrationTests|OpenAISDKRealtimeTests\.(RealtimeSessionIntegrationTests|RealtimeSessionLifetimeTests)'
 ADDRESS_FILTER='OpenAIRuntimeTests\.(SSEParserTests|SSEFixtureTests|SSEStreamTests|PartialJSONDecoderTests|WebhookHardeningTests|MultipartEncodingTests|JSONValueTests)|OpenAISDKTests\.(LenientDecodingTests|ErrorEnvelopeTests|ErrorBodyBoundTests|RecordedResponseDecodingTests)|OpenAIWebSocketTests\.WebSocketFrameParserTests|OpenAISDKRealtimeTests\.RealtimeFixtureDecodingTests'
 
-# SwiftPM's product of every test target: the package's name, then PackageTests.
-TEST_PRODUCT=swift-openaiPackageTests
-
 sanitizers=("$@")
 if [[ ${#sanitizers[@]} -eq 0 ]]; then
     sanitizers=(thread address)

@@ -15,10 +15,15 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+
+# The sha256 the spec scripts compute (Scripts/lib/script_tools.py), re-exported as `sha256_of` for the test.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "lib"))
+from script_tools import sha256 as sha256_of  # noqa: E402, F401
 
 # The generator's output folders (`openai-generator generate --list-outputs` in the checkout, the DocC articles aside).
 GENERATED = ("Sources/OpenAI/Generated", "Sources/OpenAIAdmin/Generated", "Sources/OpenAICatalogue/Generated")
@@ -26,15 +31,6 @@ GENERATED = ("Sources/OpenAI/Generated", "Sources/OpenAIAdmin/Generated", "Sourc
 GENERATED_ARTICLES = "Sources/OpenAI/OpenAI.docc/Generated"
 
 # --- files ------------------------------------------------------------------------------------------------------------
-
-
-def sha256_of(path: Path) -> str:
-    """The sha256 (lowercase hex) of a file, read in 1 MiB chunks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def fake_commit(text: str) -> str:
