@@ -115,7 +115,7 @@ final class FileLayoutTests: XCTestCase {
         XCTAssertGreaterThan(paths.count, 1, "\(paths)")
         let main = try XCTUnwrap(files["Types/Shared/Shared.swift"], "\(paths)")
         XCTAssertTrue(main.hasPrefix(OutputWriter.headerPrefix))
-        XCTAssertTrue(main.contains("public enum Shape: Codable, Equatable, Sendable"))
+        XCTAssertTrue(main.contains("public indirect enum Shape: Codable, Equatable, Sendable"))
         XCTAssertTrue(main.contains("case circle(Shape.Circle)"))
         // The enum closes before any extension.
         let enumEnd = try XCTUnwrap(main.range(of: "    case unknown(JSONValue)"), main)
@@ -220,7 +220,8 @@ final class FileLayoutTests: XCTestCase {
         ] {
             let contents = try XCTUnwrap(files[file], file)
             XCTAssertTrue(
-                contents.contains("\npublic struct \(type):") || contents.contains("\npublic enum \(type):"), file)
+                contents.contains("\npublic struct \(type):") || contents.contains("\npublic indirect enum \(type):"),
+                file)
         }
         XCTAssertFalse(files.keys.contains { $0.contains("/Other") || $0.contains("Other+") })
         for (module, prefix) in [("OpenAI", ""), ("OpenAIAdmin", "Admin/")] {

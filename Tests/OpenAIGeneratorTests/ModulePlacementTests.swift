@@ -103,8 +103,9 @@ final class ModulePlacementTests: XCTestCase {
     /// The top-level type names a file declares.
     static func topLevelTypes(_ contents: String?) -> [String] {
         (contents ?? "").split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("public struct ") || line.hasPrefix("public enum ") else { return nil }
-            return line.split(separator: " ")[2].split(separator: ":")[0].description
+            let kinds = ["public struct ", "public enum ", "public indirect enum "]
+            guard let kind = kinds.first(where: { line.hasPrefix($0) }) else { return nil }
+            return line.dropFirst(kind.count).split(separator: ":")[0].description
         }
     }
 

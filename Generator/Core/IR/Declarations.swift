@@ -139,8 +139,6 @@ public struct UnionDecl: Hashable, Sendable {
     /// The JSON member that names the variant, when there is one.
     public var discriminator: String?
     public var cases: [UnionCase]
-    /// Cases hold the union itself through a cycle: `indirect enum`.
-    public var isIndirect: Bool
     public var nested: [Declaration]
 
     /// The runtime protocols the union adopts beyond the value conformances and

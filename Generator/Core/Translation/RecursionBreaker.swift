@@ -1,5 +1,7 @@
-/// Finds value types that contain themselves (recursive schemas) and breaks the cycles: unions
-/// on a cycle become `indirect enum`s; struct-only cycles store the property in a heap box.
+/// Finds value types that contain themselves (recursive schemas) and breaks the cycles. Every union
+/// is rendered as an `indirect enum` (see `DeclarationRenderer.renderUnion`), so a cycle through a
+/// union is broken already; on a cycle through structs alone, the property that closes it is stored
+/// in a heap box.
 enum RecursionBreaker {
     static func breakCycles(_ declarations: [TopLevelDeclaration]) -> [TopLevelDeclaration] {
         let kinds = TopLevelDeclaration.indexByPath(declarations)
@@ -7,33 +9,22 @@ enum RecursionBreaker {
             if case .named(let name) = type, kinds[name] != nil { return name }
             return nil
         }
-        func edges(_ declaration: Declaration, skipUnions: Bool) -> [String] {
+        // The edges a cycle can run along: a union's cases hold their payloads in a box.
+        func edges(_ declaration: Declaration) -> [String] {
             switch declaration {
             case .structure(let decl):
                 return decl.properties.filter { $0.constant == nil }.compactMap { directTarget($0.type) }
-            case .union(let decl): return skipUnions ? [] : decl.cases.compactMap { directTarget($0.type) }
             case .alias(let decl): return directTarget(decl.target).map { [$0] } ?? []
-            case .openEnum: return []
+            case .union, .openEnum: return []
             }
         }
-        let unionCycles = stronglyConnected(Array(kinds.keys).sorted()) { edges(kinds[$0]!, skipUnions: false) }
-        var indirectUnions: Set<String> = []
-        for component in unionCycles {
-            for name in component {
-                if case .union = kinds[name]! { indirectUnions.insert(name) }
-            }
-        }
-        // With those unions indirect, only cycles through structs alone remain.
-        let structCycles = stronglyConnected(Array(kinds.keys).sorted()) { name in
-            if indirectUnions.contains(name) { return [] }
-            return edges(kinds[name]!, skipUnions: false)
-        }
+        let structCycles = stronglyConnected(Array(kinds.keys).sorted()) { edges(kinds[$0]!) }
         var boxed: [String: Set<String>] = [:]  // struct path → targets to box
         for component in structCycles {
             let members = Set(component)
             for name in component {
                 guard case .structure = kinds[name]! else { continue }
-                for target in edges(kinds[name]!, skipUnions: false) where members.contains(target) {
+                for target in edges(kinds[name]!) where members.contains(target) {
                     boxed[name, default: []].insert(target)
                 }
             }
@@ -52,7 +43,6 @@ enum RecursionBreaker {
                 decl.nested = decl.nested.map { rewrite($0, prefix: path) }
                 return .structure(decl)
             case .union(var decl):
-                decl.isIndirect = indirectUnions.contains(path)
                 decl.nested = decl.nested.map { rewrite($0, prefix: path) }
                 return .union(decl)
             default:

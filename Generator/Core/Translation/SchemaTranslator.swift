@@ -390,8 +390,7 @@ struct SchemaTranslator {
             }
             return .union(
                 UnionDecl(
-                    name: name, documentation: documentation, discriminator: nil, cases: cases, isIndirect: false,
-                    nested: inner.nested))
+                    name: name, documentation: documentation, discriminator: nil, cases: cases, nested: inner.nested))
         }
         // `allOf: [<union>, {properties}]`: the union, its variants carrying the shared members.
         if schema.properties.isEmpty, schema.allOf.count >= 2,
@@ -641,7 +640,7 @@ struct SchemaTranslator {
         let usedDiscriminator = cases.contains { !$0.discriminatorValues.isEmpty } ? discriminator : nil
         return UnionDecl(
             name: name, documentation: documentation, discriminator: usedDiscriminator, cases: cases,
-            isIndirect: false, nested: inner.nested)
+            nested: inner.nested)
     }
 
     /// The case name of an anonymous union variant, from its JSON kind: `string`, `integer`,

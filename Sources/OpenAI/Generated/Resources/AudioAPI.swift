@@ -153,7 +153,7 @@ extension AudioTranscriptionsAPI {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1transcriptions/post/responses/200/content/application~1json/schema`.
-    public enum CreateResponseValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum CreateResponseValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Represents a transcription response returned by model, based on the provided input.
         case json(CreateTranscriptionResponseJSON)
         /// Represents a diarized transcription response returned by the model, including the combined transcript and speaker-segment annotations.
@@ -224,7 +224,7 @@ extension AudioTranslationsAPI {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1translations/post/responses/200/content/application~1json/schema`.
-    public enum CreateResponseValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum CreateResponseValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         case json(CreateTranslationResponseJSON)
         case verboseJSON(CreateTranslationResponseVerboseJSON)
         /// A variant this SDK does not know, kept as its raw JSON.

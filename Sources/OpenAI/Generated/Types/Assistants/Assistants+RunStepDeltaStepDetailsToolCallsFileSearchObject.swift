@@ -228,7 +228,7 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendab
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
         case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
         /// Selected when `type` is `file_search`.
@@ -453,7 +453,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
-        public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Text output from the Code Interpreter tool call as part of a run step. Selected when `type` is `logs`.
             case logs(RunStepDetailsToolCallsCodeOutputLogsObject)
             /// Selected when `type` is `image`.
@@ -1036,7 +1036,7 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
         case codeInterpreter(RunStepDetailsToolCallsCodeObject)
         /// Selected when `type` is `file_search`.

@@ -27,7 +27,7 @@ import OpenAIRuntime
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantStreamEvent`.
-public enum AssistantStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AssistantStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `event` is `thread.created`.
     case threadCreated(ThreadStreamEvent)
     /// Selected when `event` is `thread.run.created`, `thread.run.queued`, `thread.run.in_progress`, `thread.run.requires_action`, `thread.run.completed`, `thread.run.incomplete`, `thread.run.failed`, `thread.run.cancelling`, `thread.run.cancelled` or `thread.run.expired`.
@@ -442,7 +442,7 @@ public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviatio
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiResponseFormatOption`.
-public enum AssistantsAPIResponseFormatOption: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum AssistantsAPIResponseFormatOption: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// `auto` is the default value.
     case string(Swift.String)
     /// Default response format.
@@ -503,7 +503,7 @@ public enum AssistantsAPIResponseFormatOption: Codable, Equatable, Sendable, Unk
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiToolChoiceOption`.
-public enum AssistantsAPIToolChoiceOption: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AssistantsAPIToolChoiceOption: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// `none` means the model will not call any tools and instead generates a message.
     case string(ToolChoiceOptions)
     /// Specifies a tool the model should use.
@@ -706,7 +706,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
         /// An array of content parts with a defined type, each can be of type `text` or images can be passed with `image_url` or `image_file`.
@@ -746,7 +746,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content/oneOf/1/items`.
-        public enum ArrayOfContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum ArrayOfContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
             case imageFile(MessageContentImageFileObject)
             /// References an image URL in the content of a message. Selected when `type` is `image_url`.
@@ -837,7 +837,7 @@ public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationR
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Selected when `type` is `code_interpreter`.
             case codeInterpreter(AssistantToolsCode)
             /// Selected when `type` is `file_search`.
@@ -1947,7 +1947,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text/properties/annotations/items`.
-        public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
             case fileCitation(MessageContentTextAnnotationsFileCitationObject)
             /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
@@ -2577,7 +2577,7 @@ public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecD
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text/properties/annotations/items`.
-        public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
             case fileCitation(MessageDeltaContentTextAnnotationsFileCitationObject)
             /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
@@ -2737,7 +2737,7 @@ public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/content/items`.
-        public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
             case imageFile(MessageDeltaContentImageFileObject)
             /// The text content that is part of a message. Selected when `type` is `text`.
@@ -2830,7 +2830,7 @@ public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, Spe
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageStreamEvent`.
-public enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is created. Selected when `event` is `thread.message.created`.
     case threadMessageCreated(MessageStreamEvent.ThreadMessageCreated)
     /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) moves to an `in_progress` state. Selected when `event` is `thread.message.in_progress`.
@@ -3586,7 +3586,7 @@ public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationRep
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta/properties/step_details`.
-        public enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
             case messageCreation(RunStepDeltaStepDetailsMessageCreationObject)
             /// Details of the tool call. Selected when `type` is `tool_calls`.
@@ -3814,7 +3814,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Se
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
-        public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Text output from the Code Interpreter tool call as part of a run step. Selected when `type` is `logs`.
             case logs(RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject)
             /// Selected when `type` is `image`.

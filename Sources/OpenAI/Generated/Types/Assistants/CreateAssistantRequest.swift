@@ -290,7 +290,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tools/items`.
-    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -534,7 +534,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
-                public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+                public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
                     /// The default strategy. Selected when `type` is `auto`.
                     case auto(AutoChunkingStrategyRequestParam)
                     /// Selected when `type` is `static`.

@@ -272,7 +272,7 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
-                public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+                public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
                     /// The default strategy. Selected when `type` is `auto`.
                     case auto(AutoChunkingStrategyRequestParam)
                     /// Selected when `type` is `static`.

@@ -230,7 +230,7 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
         case imageFile(MessageContentImageFileObject)
         /// References an image URL in the content of a message. Selected when `type` is `image_url`.
@@ -325,7 +325,7 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Selected when `type` is `code_interpreter`.
             case codeInterpreter(AssistantToolsCode)
             /// Selected when `type` is `file_search`.

@@ -204,7 +204,7 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/step_details`.
-    public enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
         case messageCreation(RunStepDetailsMessageCreationObject)
         /// Details of the tool call. Selected when `type` is `tool_calls`.

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent`.
-public enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is created. Selected when `event` is `thread.run.step.created`.
     case threadRunStepCreated(RunStepStreamEvent.ThreadRunStepCreated)
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) moves to an `in_progress` state. Selected when `event` is `thread.run.step.in_progress`.

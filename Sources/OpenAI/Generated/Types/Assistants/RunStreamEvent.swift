@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStreamEvent`.
-public enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a new [run](https://platform.openai.com/docs/api-reference/runs/object) is created. Selected when `event` is `thread.run.created`.
     case threadRunCreated(RunStreamEvent.ThreadRunCreated)
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `queued` status. Selected when `event` is `thread.run.queued`.

@@ -207,7 +207,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechResponseStreamEvent`.
-public enum CreateSpeechResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum CreateSpeechResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted for each chunk of audio data generated during speech synthesis. Selected when `type` is `speech.audio.delta`.
     case speechAudioDelta(SpeechAudioDeltaEvent)
     /// Emitted when the speech synthesis is complete and all audio has been streamed. Selected when `type` is `speech.audio.done`.
@@ -468,7 +468,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/chunking_strategy/anyOf/0`.
-    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Automatically set chunking parameters based on the audio.
         case string(Swift.String)
         case vadConfig(VadConfig)
@@ -577,7 +577,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Senda
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson/properties/usage`.
-    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -737,7 +737,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/usage`.
-    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -775,7 +775,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseStreamEvent`.
-public enum CreateTranscriptionResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum CreateTranscriptionResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a diarized transcription returns a completed segment with speaker information. Selected when `type` is `transcript.text.segment`.
     case transcriptTextSegment(TranscriptTextSegmentEvent)
     /// Emitted when there is an additional text delta. Selected when `type` is `transcript.text.delta`.
@@ -1413,7 +1413,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
-    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -1623,7 +1623,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
-    public enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -2287,7 +2287,7 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionChunkingStrategy`.
-public enum TranscriptionChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum TranscriptionChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// Automatically set chunking parameters based on the audio.
     case string(Swift.String)
     case vadConfig(VadConfig)

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessageContentPart`.
-public enum ChatCompletionRequestUserMessageContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionRequestUserMessageContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Learn about [text inputs](https://platform.openai.com/docs/guides/text-generation). Selected when `type` is `text`.
     case text(ChatCompletionRequestMessageContentPartText)
     /// Learn about [image inputs](https://platform.openai.com/docs/guides/vision). Selected when `type` is `image_url`.
@@ -761,7 +761,7 @@ public struct ChatCompletionTool: Codable, Equatable, Sendable, SpecDeviationRep
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionToolChoiceOption`.
-public enum ChatCompletionToolChoiceOption: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionToolChoiceOption: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// `none` means the model will not call any tool and instead generates a message.
     case string(ToolChoiceOptions)
     /// Constrains the tools available to the model to a pre-defined set.
@@ -1467,7 +1467,7 @@ public struct CustomToolChatCompletions: Codable, Equatable, Sendable, SpecDevia
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format`.
-        public enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Unconstrained free-form text. Selected when `type` is `text`.
             case text(ResponseFormatText)
             /// A grammar defined by the user. Selected when `type` is `grammar`.
@@ -1689,7 +1689,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Equatable,
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -2419,7 +2419,7 @@ public struct PredictionContent: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/PredictionContent/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The content used for a Predicted Output.
         case string(Swift.String)
         /// An array of content parts with a defined type.

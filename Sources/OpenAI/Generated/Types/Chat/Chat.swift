@@ -680,7 +680,7 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCalls/items`.
-public enum ChatCompletionMessageToolCallValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionMessageToolCallValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A call to a function tool created by the model. Selected when `type` is `function`.
     case function(ChatCompletionMessageToolCall)
     /// A call to a custom tool created by the model. Selected when `type` is `custom`.
@@ -794,7 +794,7 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration/properties/input`.
-    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Successful moderation results for the request input or generated output. Selected when `type` is `moderation_results`.
         case moderationResults(ChatCompletionModerationResults)
         /// An error produced while attempting moderation. Selected when `type` is `error`.
@@ -833,7 +833,7 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Successful moderation results for the request input or generated output. Selected when `type` is `moderation_results`.
         case moderationResults(ChatCompletionModerationResults)
         /// An error produced while attempting moderation. Selected when `type` is `error`.
@@ -1140,7 +1140,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -1235,7 +1235,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessageContentPart`.
-public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionRequestAssistantMessageContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Learn about [text inputs](https://platform.openai.com/docs/guides/text-generation). Selected when `type` is `text`.
     case text(ChatCompletionRequestMessageContentPartText)
     /// Selected when `type` is `refusal`.
@@ -1328,7 +1328,7 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestDeveloperMessage/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the developer message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -1425,7 +1425,7 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Equatable, Sendable
 /// Decoded by the `role` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessage`.
-public enum ChatCompletionRequestMessage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionRequestMessage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Developer-provided instructions that the model should follow, regardless of messages sent by the user. Selected when `role` is `developer`.
     case developer(ChatCompletionRequestDeveloperMessage)
     /// Developer-provided instructions that the model should follow, regardless of messages sent by the user. Selected when `role` is `system`.
@@ -1968,7 +1968,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the system message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -2067,7 +2067,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the tool message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -2167,7 +2167,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
         /// An array of content parts with a defined type.

@@ -445,7 +445,7 @@ public struct ChatCompletionMessageList: Codable, Equatable, Sendable, SpecDevia
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList/properties/data/items/allOf/1/properties/content_parts/anyOf/0/items`.
-        public enum ContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum ContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Learn about [text inputs](https://platform.openai.com/docs/guides/text-generation). Selected when `type` is `text`.
             case text(ChatCompletionRequestMessageContentPartText)
             /// Learn about [image inputs](https://platform.openai.com/docs/guides/vision). Selected when `type` is `image_url`.

@@ -602,7 +602,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/response_format`.
-    public enum ResponseFormat: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ResponseFormat: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Default response format. Selected when `type` is `text`.
         case text(ResponseFormatText)
         /// JSON Schema response format. Selected when `type` is `json_schema`.
@@ -732,7 +732,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/tools/items`.
-    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A function tool that can be used to generate a response. Selected when `type` is `function`.
         case function(ChatCompletionTool)
         /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
@@ -786,7 +786,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call`.
-    public enum FunctionCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum FunctionCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// `none` means the model will not call a function and instead generates a message.
         case string(CreateChatCompletionRequest.FunctionCall.StringValue)
         /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.

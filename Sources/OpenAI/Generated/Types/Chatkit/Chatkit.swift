@@ -757,7 +757,7 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow/properties/state_variables/anyOf/0/additionalProperties`.
-    public enum StateVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum StateVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)
@@ -1578,7 +1578,7 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseOutputText/properties/annotations/items`.
-    public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Annotation that references an uploaded file. Selected when `type` is `file`.
         case file(FileAnnotation)
         /// Annotation that references a URL. Selected when `type` is `url`.
@@ -1845,7 +1845,7 @@ public struct TaskType: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadItem`.
-public enum ThreadItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ThreadItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// User-authored messages within a thread. Selected when `type` is `chatkit.user_message`.
     case chatkitUserMessage(UserMessageItem)
     /// Assistant-authored message within a thread. Selected when `type` is `chatkit.assistant_message`.
@@ -2127,7 +2127,7 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadResource/properties/status`.
-    public enum Status: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Status: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Indicates that a thread is active. Selected when `type` is `active`.
         case active(ActiveStatus)
         /// Indicates that a thread is locked and cannot accept new input. Selected when `type` is `locked`.
@@ -2428,7 +2428,7 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UserMessageItem/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Text block that a user contributed to the thread. Selected when `type` is `input_text`.
         case inputText(UserMessageInputText)
         /// Quoted snippet that the user referenced in their message. Selected when `type` is `quoted_text`.
@@ -2643,7 +2643,7 @@ public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WorkflowParam/properties/state_variables/additionalProperties`.
-    public enum StateVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum StateVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)

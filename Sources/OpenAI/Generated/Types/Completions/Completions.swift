@@ -246,7 +246,7 @@ public struct CreateCompletionRequest: Codable, Equatable, Sendable, SpecDeviati
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/prompt`.
-    public enum Prompt: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Prompt: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         case integers([Swift.Int])

@@ -743,7 +743,7 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/skills/items`.
-    public enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `skill_reference`.
         case skillReference(SkillReferenceParam)
         /// Selected when `type` is `inline`.
@@ -782,7 +782,7 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// Selected when `type` is `allowlist`.

@@ -230,7 +230,7 @@ public struct ProvenanceResource: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ProvenanceResource/properties/results/items`.
-    public enum ResultValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ResultValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `c2pa`.
         case c2pa(C2PAProvenanceResult)
         /// Selected when `type` is `synthid`.

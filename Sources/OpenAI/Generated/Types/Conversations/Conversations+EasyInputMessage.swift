@@ -105,7 +105,7 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EasyInputMessage/properties/content`.
-    public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
@@ -362,7 +362,7 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaFunctionAndCustomToolCallOutput``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionAndCustomToolCallOutput`.
-public enum FunctionAndCustomToolCallOutput: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum FunctionAndCustomToolCallOutput: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(InputTextContent)
     /// An image input to the model. Selected when `type` is `input_image`.
@@ -520,7 +520,7 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
@@ -562,7 +562,7 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// A text input to the model. Selected when `type` is `input_text`.
             case inputText(InputTextContentParam)
             /// An image input to the model. Selected when `type` is `input_image`.
@@ -853,7 +853,7 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCall/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Represents the use of a local environment to perform shell actions. Selected when `type` is `local`.
         case local(LocalEnvironmentResource)
         /// Represents a container created with /v1/containers. Selected when `type` is `container_reference`.
@@ -975,7 +975,7 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `local`.
         case local(LocalEnvironmentParam)
         /// Selected when `type` is `container_reference`.
@@ -1320,7 +1320,7 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
 /// - Note: Also named ``BetaFunctionShellCallOutputOutcomeParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputOutcomeParam`.
-public enum FunctionShellCallOutputOutcomeParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum FunctionShellCallOutputOutcomeParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
     case timeout(FunctionShellCallOutputTimeoutOutcomeParam)
     /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
@@ -1534,7 +1534,7 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -1827,7 +1827,7 @@ public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaInputContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
-public enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(InputTextContent)
     /// An image input to the model. Selected when `type` is `input_image`.
@@ -2177,7 +2177,7 @@ public struct InputImageContentParamAutoParam: Codable, Equatable, Sendable, Spe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
-public enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following hierarchy.
     case easyInputMessage(EasyInputMessage)
     /// An item representing part of the context for the response to be generated by the model.
@@ -2448,7 +2448,7 @@ public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviation
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Item`.
-public enum Item: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Item: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following hierarchy.
     case inputMessage(InputMessage)
     /// An output message from the model.

@@ -874,7 +874,7 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
 /// - Note: Also named ``BetaMCPToolCallError``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallError`.
-public enum MCPToolCallError: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum MCPToolCallError: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `mcp_protocol_error`.
     case mcpProtocolError(MCPProtocolError)
     /// Selected when `type` is `mcp_tool_execution_error`.
@@ -1058,7 +1058,7 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Message/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(InputTextContent)
         /// A text output from the model. Selected when `type` is `output_text`.

@@ -390,7 +390,7 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
 /// - Note: Also named ``BetaToolCallCaller``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolCallCaller`.
-public enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `direct`.
     case direct(DirectToolCallCaller)
     /// Selected when `type` is `program`.
@@ -430,7 +430,7 @@ public enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentab
 /// - Note: Also named ``BetaToolCallCallerParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolCallCallerParam`.
-public enum ToolCallCallerParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ToolCallCallerParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `direct`.
     case direct(DirectToolCallCallerParam)
     /// Selected when `type` is `program`.
@@ -1295,7 +1295,7 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchToolCall/properties/action`.
-    public enum Action: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Action: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Action type "search" - Performs a web search query. Selected when `type` is `search`.
         case search(WebSearchActionSearch)
         /// Action type "open_page" - Opens a specific URL from search results. Selected when `type` is `open_page`.

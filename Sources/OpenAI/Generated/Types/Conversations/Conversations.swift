@@ -405,7 +405,7 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
 /// - Note: Also named ``BetaApplyPatchOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchOperationParam`.
-public enum ApplyPatchOperationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ApplyPatchOperationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Instruction for creating a new file via the apply_patch tool. Selected when `type` is `create_file`.
     case createFile(ApplyPatchCreateFileOperationParam)
     /// Instruction for deleting an existing file via the apply_patch tool. Selected when `type` is `delete_file`.
@@ -529,7 +529,7 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall/properties/operation`.
-    public enum Operation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Operation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Instruction describing how to create a file via the apply_patch tool. Selected when `type` is `create_file`.
         case createFile(ApplyPatchCreateFileOperation)
         /// Instruction describing how to delete a file via the apply_patch tool. Selected when `type` is `delete_file`.
@@ -1211,7 +1211,7 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// The logs output from the code interpreter. Selected when `type` is `logs`.
         case logs(CodeInterpreterOutputLogs)
         /// The image output from the code interpreter. Selected when `type` is `image`.
@@ -1401,7 +1401,7 @@ public struct CompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDevi
 /// - Note: Also named ``BetaComputerAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerAction`.
-public enum ComputerAction: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ComputerAction: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A click action. Selected when `type` is `click`.
     case click(ClickParam)
     /// A double click action. Selected when `type` is `double_click`.
@@ -2047,7 +2047,7 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
 /// - Note: Also named ``BetaContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Content`.
-public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `input_text`, `input_image` or `input_file`.
     case inputContent(InputContent)
     /// Selected when `type` is `output_text`, `refusal` or `reasoning_text`.
@@ -2086,7 +2086,7 @@ public enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItem`.
-public enum ConversationItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ConversationItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. Selected when `type` is `message`.
     case message(Message)
     /// Selected when `type` is `function_call`.
@@ -2643,7 +2643,7 @@ public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationR
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.

@@ -82,7 +82,7 @@ public struct CreateEmbeddingRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/input`.
-    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The string that will be turned into an embedding.
         case string(Swift.String)
         /// The array of strings that will be turned into an embedding.

@@ -341,7 +341,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/data_source`.
-    public enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.

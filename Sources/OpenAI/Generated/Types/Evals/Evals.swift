@@ -74,7 +74,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages`.
-    public enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `template`.
         case template(CreateEvalCompletionsRunDataSource.InputMessages.Template)
         /// Selected when `type` is `item_reference`.
@@ -153,7 +153,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            public indirect enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
                 /// A message input to the model with a role indicating instruction following hierarchy.
                 case easyInputMessage(EasyInputMessage)
                 /// A message input to the model with a role indicating instruction following hierarchy.
@@ -354,7 +354,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params/properties/response_format`.
-        public enum ResponseFormat: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum ResponseFormat: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// Default response format. Selected when `type` is `text`.
             case text(ResponseFormatText)
             /// JSON Schema response format. Selected when `type` is `json_schema`.
@@ -399,7 +399,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/source`.
-    public enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -502,7 +502,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalItem`.
-public enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case simpleInputMessage(CreateEvalItem.SimpleInputMessage)
     /// A message input to the model with a role indicating instruction following hierarchy.
     case evalItem(EvalItem)
@@ -635,7 +635,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource/properties/source`.
-    public enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -864,7 +864,7 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/data_source_config`.
-    public enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig object that defines the schema for the data source used for the evaluation runs. Selected when `type` is `custom`.
         case custom(CreateEvalCustomDataSourceConfig)
         /// A data source config which specifies the metadata property of your logs query. Selected when `type` is `logs`.
@@ -906,7 +906,7 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/testing_criteria/items`.
-    public enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A LabelModelGrader object which uses a model to assign labels to each item in the evaluation. Selected when `type` is `label_model`.
         case labelModel(CreateEvalLabelModelGrader)
         /// Selected when `type` is `string_check`.
@@ -1026,7 +1026,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages`.
-    public enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `template`.
         case template(CreateEvalResponsesRunDataSource.InputMessages.Template)
         /// Selected when `type` is `item_reference`.
@@ -1105,7 +1105,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            public indirect enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
                 case chatMessage(CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage)
                 /// A message input to the model with a role indicating instruction following hierarchy.
                 case evalItem(EvalItem)
@@ -1410,7 +1410,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/source`.
-    public enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -1517,7 +1517,7 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest/properties/data_source`.
-    public enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
@@ -1698,7 +1698,7 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/data_source_config`.
-    public enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces. Selected when `type` is `custom`.
         case custom(EvalCustomDataSourceConfig)
         /// A LogsDataSourceConfig which specifies the metadata property of your logs query. Selected when `type` is `logs`.
@@ -1740,7 +1740,7 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/testing_criteria/items`.
-    public enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `label_model`.
         case labelModel(EvalGraderLabelModel)
         /// Selected when `type` is `string_check`.

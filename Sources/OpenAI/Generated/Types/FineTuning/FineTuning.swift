@@ -332,7 +332,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/beta`.
-    public enum Beta: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Beta: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -373,7 +373,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -414,7 +414,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -455,7 +455,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -725,7 +725,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -766,7 +766,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -807,7 +807,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -873,7 +873,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/compute_multiplier`.
-    public enum ComputeMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum ComputeMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -914,7 +914,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_interval`.
-    public enum EvalInterval: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum EvalInterval: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -955,7 +955,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_samples`.
-    public enum EvalSamples: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum EvalSamples: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1047,7 +1047,7 @@ public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod/properties/grader`.
-    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -1165,7 +1165,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1206,7 +1206,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1247,7 +1247,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1835,7 +1835,7 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderMulti/properties/graders`.
-    public enum Graders: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Graders: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -2610,7 +2610,7 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunGraderRequest/properties/grader`.
-    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -2930,7 +2930,7 @@ public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviation
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest/properties/grader`.
-    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -3026,7 +3026,7 @@ public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse/properties/grader`.
-    public enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.

@@ -305,7 +305,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/batch_size/anyOf/0`.
-        public enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -347,7 +347,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -389,7 +389,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/n_epochs`.
-        public enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.

@@ -217,7 +217,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/image`.
-    public enum Image: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Image: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         case file(FileUpload)
         case files([FileUpload])
         /// A variant this SDK does not know, kept as its raw JSON.

@@ -582,7 +582,7 @@ public struct ImageEditPartialImageEvent: Codable, Equatable, Sendable, SpecDevi
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditStreamEvent`.
-public enum ImageEditStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ImageEditStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a partial image is available during image editing streaming. Selected when `type` is `image_edit.partial_image`.
     case imageEditPartialImage(ImageEditPartialImageEvent)
     /// Emitted when image editing has completed and the final image is available. Selected when `type` is `image_edit.completed`.
@@ -1085,7 +1085,7 @@ public struct ImageGenPartialImageEvent: Codable, Equatable, Sendable, SpecDevia
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenStreamEvent`.
-public enum ImageGenStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ImageGenStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `image_generation.partial_image`.
     case imageGenerationPartialImage(ImageGenPartialImageEvent)
     /// Emitted when image generation has completed and the final image is available. Selected when `type` is `image_generation.completed`.

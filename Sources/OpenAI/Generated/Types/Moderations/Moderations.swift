@@ -63,7 +63,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input`.
-    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of text to classify for moderation.
         case string(Swift.String)
         /// An array of strings to classify for moderation.
@@ -110,7 +110,7 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items`.
-        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
             /// An object describing an image to classify. Selected when `type` is `image_url`.
             case imageURL(CreateModerationRequest.Input.Value.ImageURL)
             /// An object describing text to classify. Selected when `type` is `text`.

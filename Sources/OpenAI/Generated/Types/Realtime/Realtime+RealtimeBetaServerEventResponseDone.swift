@@ -1238,7 +1238,7 @@ public struct RealtimeCallRejectRequest: Codable, Equatable, Sendable, SpecDevia
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEvent`.
-public enum RealtimeClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Add a new Item to the Conversation's context, including messages, function calls, and function call responses. Selected when `type` is `conversation.item.create`.
     case conversationItemCreate(RealtimeClientEventConversationItemCreate)
     /// Send this event when you want to remove any item from the conversation history. Selected when `type` is `conversation.item.delete`.

@@ -212,7 +212,7 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeClientEventSessionUpdate/properties/session`.
-    public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateRequestGA)
         /// Realtime transcription session object configuration. Selected when `type` is `transcription`.
@@ -305,7 +305,7 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable,
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItem`.
-public enum RealtimeConversationItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeConversationItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A system message in a Realtime conversation can be used to provide additional context or instructions to the model.
     case conversationItemMessageSystem(RealtimeConversationItemMessageSystem)
     /// A user message item in a Realtime conversation.
@@ -1312,7 +1312,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/session`.
-    public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateRequestGA)
         /// Realtime transcription session object configuration. Selected when `type` is `transcription`.
@@ -1424,7 +1424,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse/properties/session`.
-    public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
@@ -1841,7 +1841,7 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall/properties/error/anyOf/0`.
-    public enum ErrorValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ErrorValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `protocol_error`.
         case protocolError(RealtimeMCPProtocolError)
         /// Selected when `type` is `tool_execution_error`.
@@ -2689,7 +2689,7 @@ public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2984,7 +2984,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tools/items`.
-    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
@@ -3024,7 +3024,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tool_choice`.
-    public enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -3074,7 +3074,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -3139,7 +3139,7 @@ public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEvent`.
-public enum RealtimeServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Returned when a conversation is created. Selected when `type` is `conversation.created`.
     case conversationCreated(RealtimeServerEventConversationCreated)
     /// Returned when a conversation item is created. Selected when `type` is `conversation.item.created`.

@@ -1552,7 +1552,7 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated/properties/session`.
-    public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
@@ -1645,7 +1645,7 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated/properties/session`.
-    public enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
@@ -2139,7 +2139,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/tracing/anyOf/0`.
-    public enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -2246,7 +2246,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/max_response_output_tokens`.
-    public enum MaxResponseOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxResponseOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2771,7 +2771,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0`.
-    public enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Enables tracing and sets default values for tracing configuration options.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -2873,7 +2873,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tools/items`.
-    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
@@ -2913,7 +2913,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tool_choice`.
-    public enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -2963,7 +2963,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -3957,7 +3957,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEvent`.
-public enum RealtimeTranslationClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeTranslationClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Send this event to update the translation session configuration. Selected when `type` is `session.update`.
     case sessionUpdate(RealtimeTranslationClientEventSessionUpdate)
     /// Send this event to append audio bytes to the translation session input audio buffer. Selected when `type` is `session.input_audio_buffer.append`.

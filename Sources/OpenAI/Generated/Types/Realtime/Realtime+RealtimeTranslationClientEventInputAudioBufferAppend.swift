@@ -362,7 +362,7 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEvent`.
-public enum RealtimeTranslationServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeTranslationServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Returned when an error occurs, which could be a client problem or a server problem. Selected when `type` is `error`.
     case error(RealtimeServerEventError)
     /// Returned when a translation session is created. Selected when `type` is `session.created`.
@@ -1633,7 +1633,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTruncation`.
-public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// The truncation strategy to use for the session.
     case string(TruncationEnum)
     /// Retain a fraction of the conversation tokens when the conversation exceeds the input token limit.
@@ -1779,7 +1779,7 @@ public enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseReprese
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0`.
-public enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Server-side voice activity detection (VAD) which flips on when user speech is detected and off after a period of silence. Selected when `type` is `server_vad`.
     case serverVad(RealtimeTurnDetection.ServerVad)
     /// Server-side semantic turn detection which uses a model to determine when the user has finished speaking. Selected when `type` is `semantic_vad`.
@@ -2021,7 +2021,7 @@ public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariable
 /// - Note: Also named ``BetaResponsePromptVariablesValue``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
-public enum ResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum ResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     /// A text input to the model.
     case inputTextContent(InputTextContent)

@@ -443,7 +443,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/allowed_tools/anyOf/0`.
-    public enum AllowedTools: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum AllowedTools: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A string array of allowed tool names.
         case mcpAllowedTools([Swift.String])
         /// A filter object to specify which tools are allowed.
@@ -483,7 +483,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0`.
-    public enum RequireApproval: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum RequireApproval: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Specify which of the MCP server's tools require approval.
         case mcpToolApprovalFilter(MCPTool.RequireApproval.MCPToolApprovalFilter)
         /// Specify a single approval policy for all tools.
@@ -733,7 +733,7 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats`.
-public enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// The PCM audio format. Selected when `type` is `audio/pcm`.
     case audioPcm(RealtimeAudioFormats.AudioPcm)
     /// The G.711 μ-law format. Selected when `type` is `audio/pcmu`.
@@ -2257,7 +2257,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2494,7 +2494,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tool_choice`.
-    public enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -2544,7 +2544,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.

@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent`.
-public enum BetaResponsesServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaResponsesServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(BetaResponsesServerEvent.ResponseAudioDelta)
     /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.

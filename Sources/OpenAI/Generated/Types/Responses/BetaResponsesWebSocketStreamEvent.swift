@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesWebSocketStreamEvent`.
-public enum BetaResponsesWebSocketStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaResponsesWebSocketStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(BetaResponseAudioDeltaEvent)
     /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.

@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItem`.
-public enum BetaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following hierarchy.
     case inputMessage(BetaInputMessage)
     /// An output message from the model.
@@ -192,7 +192,7 @@ public enum BetaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemField`.
-public enum BetaItemField: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaItemField: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. Selected when `type` is `message`.
     case message(BetaMessage)
     /// Selected when `type` is `program`.
@@ -429,7 +429,7 @@ public struct BetaItemReferenceParam: Codable, Equatable, Sendable, SpecDeviatio
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemResource`.
-public enum BetaItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case inputMessageResource(BetaInputMessageResource)
     /// An output message from the model.
     case outputMessage(BetaOutputMessage)

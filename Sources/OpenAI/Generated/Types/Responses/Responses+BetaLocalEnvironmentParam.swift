@@ -709,7 +709,7 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaMessage/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(BetaInputTextContent)
         /// A text output from the model. Selected when `type` is `output_text`.

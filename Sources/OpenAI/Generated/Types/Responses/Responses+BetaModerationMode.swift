@@ -456,7 +456,7 @@ public typealias BetaOutputContent = OutputContent
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputItem`.
-public enum BetaOutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaOutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// An output message from the model. Selected when `type` is `message`.
     case message(BetaOutputMessage)
     /// The results of a file search tool call. Selected when `type` is `file_search_call`.
@@ -781,7 +781,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
-    public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_citation`.
         case fileCitation(BetaFileCitationParam)
         /// Selected when `type` is `url_citation`.

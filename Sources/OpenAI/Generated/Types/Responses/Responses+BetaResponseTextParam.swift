@@ -303,7 +303,7 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesClientEvent`.
-public enum BetaResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Client event for creating a response over a persistent WebSocket connection. Selected when `type` is `response.create`.
     case responseCreate(BetaResponsesClientEventResponseCreate)
     /// Injects input items into an active response over a WebSocket connection. Selected when `type` is `response.inject`.

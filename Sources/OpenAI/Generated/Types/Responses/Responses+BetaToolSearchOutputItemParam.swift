@@ -314,7 +314,7 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/action`.
-    public enum Action: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Action: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Action type "search" - Performs a web search query. Selected when `type` is `search`.
         case search(BetaWebSearchActionSearch)
         /// Action type "open_page" - Opens a specific URL from search results. Selected when `type` is `open_page`.
@@ -419,7 +419,7 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool/properties/container`.
-    public enum Container: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Container: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
         /// Configuration for a code interpreter container.
@@ -822,7 +822,7 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// Selected when `type` is `allowlist`.
@@ -859,7 +859,7 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/skills/items`.
-    public enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `skill_reference`.
         case skillReference(SkillReferenceParam)
         /// Selected when `type` is `inline`.
@@ -1054,7 +1054,7 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
 /// - Note: Also named ``BetaConversationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationParam`.
-public enum ConversationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum ConversationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// The unique ID of the conversation.
     case string(Swift.String)
     /// The conversation that this response belongs to.
@@ -1317,7 +1317,7 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -1534,7 +1534,7 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolParam/properties/format`.
-    public enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Unconstrained free-form text. Selected when `type` is `text`.
         case text(CustomTextFormatParam)
         /// A grammar defined by the user. Selected when `type` is `grammar`.
@@ -1833,7 +1833,7 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
 /// - Note: Also named ``BetaFilters``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Filters`.
-public enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
     case comparisonFilter(ComparisonFilter)
     /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
@@ -1925,7 +1925,7 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `container_auto`.
         case containerAuto(ContainerAutoParam)
         /// Selected when `type` is `local`.

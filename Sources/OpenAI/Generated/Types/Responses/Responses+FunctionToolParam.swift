@@ -618,7 +618,7 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputParam`.
-public enum InputParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum InputParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// A text input to the model, equivalent to a text input with the `user` role.
     case string(Swift.String)
     /// A list of one or many input items to the model, containing different content types.
@@ -661,7 +661,7 @@ public enum InputParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemField`.
-public enum ItemField: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ItemField: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. Selected when `type` is `message`.
     case message(Message)
     /// Selected when `type` is `program`.
@@ -830,7 +830,7 @@ public enum ItemField: Codable, Equatable, Sendable, UnknownCaseRepresentable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemResource`.
-public enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case inputMessageResource(InputMessageResource)
     /// An output message from the model.
     case outputMessage(OutputMessage)
@@ -1873,7 +1873,7 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/input`.
-    public enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(ModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
@@ -1912,7 +1912,7 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(ModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
@@ -2166,7 +2166,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/NamespaceToolParam/properties/tools/items`.
-    public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(FunctionToolParam)
         /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
@@ -2205,7 +2205,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaOutputContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputContent`.
-public enum OutputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum OutputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(OutputTextContent)
     /// A refusal from the model. Selected when `type` is `refusal`.
@@ -2247,7 +2247,7 @@ public enum OutputContent: Codable, Equatable, Sendable, UnknownCaseRepresentabl
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputItem`.
-public enum OutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum OutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// An output message from the model. Selected when `type` is `message`.
     case message(OutputMessage)
     /// The results of a file search tool call. Selected when `type` is `file_search_call`.

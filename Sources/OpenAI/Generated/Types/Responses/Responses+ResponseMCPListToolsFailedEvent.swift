@@ -2160,7 +2160,7 @@ public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReport
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesClientEvent`.
-public enum ResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Client event for creating a response over a persistent WebSocket connection. Selected when `type` is `response.create`.
     case responseCreate(ResponsesClientEventResponseCreate)
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -3050,7 +3050,7 @@ public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationRe
 /// - Note: Also named ``BetaTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Tool`.
-public enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Defines a function in your own code the model can choose to call. Selected when `type` is `function`.
     case function(FunctionTool)
     /// A tool that searches for relevant content from uploaded files. Selected when `type` is `file_search`.
@@ -3301,7 +3301,7 @@ public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaToolChoiceParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceParam`.
-public enum ToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Controls which (if any) tool is called by the model.
     case toolChoiceOptions(ToolChoiceOptions)
     /// Constrains the tools available to the model to a pre-defined set.

@@ -10,7 +10,7 @@ import OpenAIRuntime
 /// - Note: Also named ``BetaAnnotation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Annotation`.
-public enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A citation to a file. Selected when `type` is `file_citation`.
     case fileCitation(FileCitationBody)
     /// A citation for a web resource used to generate a model response. Selected when `type` is `url_citation`.
@@ -237,7 +237,7 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// Selected when `type` is `allowlist`.
@@ -473,7 +473,7 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAgentMessage/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(BetaInputTextContent)
         /// A text output from the model. Selected when `type` is `output_text`.
@@ -626,7 +626,7 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
-    public enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(BetaInputTextContentParam)
         /// An image input to the model. Selected when `type` is `input_image`.
@@ -906,7 +906,7 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
-    public enum Operation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Operation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Instruction describing how to create a file via the apply_patch tool. Selected when `type` is `create_file`.
         case createFile(BetaApplyPatchCreateFileOperation)
         /// Instruction describing how to delete a file via the apply_patch tool. Selected when `type` is `delete_file`.
@@ -1385,7 +1385,7 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// The logs output from the code interpreter. Selected when `type` is `logs`.
         case logs(BetaCodeInterpreterOutputLogs)
         /// The image output from the code interpreter. Selected when `type` is `image`.

@@ -957,7 +957,7 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContent`.
-public enum EvalItemContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum EvalItemContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A single content item: input text, output text, input image, or input audio.
     case item(EvalItemContentItem)
     /// A list of inputs, each of which may be either an input text, output text, input image, or input audio object.
@@ -1005,7 +1005,7 @@ public typealias EvalItemContentArray = [EvalItemContentItem]
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContentItem`.
-public enum EvalItemContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum EvalItemContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model.
     case evalItemContentText(EvalItemContentText)
     /// A text input to the model.
@@ -1409,7 +1409,7 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent/properties/outcome`.
-    public enum Outcome: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Outcome: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
         case timeout(FunctionShellCallOutputTimeoutOutcome)
         /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
@@ -1714,7 +1714,7 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -2422,7 +2422,7 @@ public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReportin
 /// - Note: Also named ``BetaOutputMessageContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessageContent`.
-public enum OutputMessageContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum OutputMessageContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(OutputTextContent)
     /// A refusal from the model. Selected when `type` is `refusal`.
@@ -2510,7 +2510,7 @@ public struct ReasoningEffort: OpenEnum {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public enum StopConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum StopConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -2564,7 +2564,7 @@ public enum StopConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresen
 /// - Note: Also named ``BetaTextResponseFormatConfiguration``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatConfiguration`.
-public enum TextResponseFormatConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum TextResponseFormatConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Default response format. Selected when `type` is `text`.
     case text(ResponseFormatText)
     /// JSON Schema response format. Selected when `type` is `json_schema`.
@@ -2758,7 +2758,7 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceIdsOrCustomVoice`.
-public enum VoiceIDsOrCustomVoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum VoiceIDsOrCustomVoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case voiceIDsShared(VoiceIDsShared)
     /// Custom voice reference.
     case object(ConversationParam2)

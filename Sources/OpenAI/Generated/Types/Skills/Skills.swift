@@ -48,7 +48,7 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
-    public enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Skill files to upload (directory upload) or a single zip file.
         case files([FileUpload])
         /// Skill zip file to upload.
@@ -141,7 +141,7 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
-    public enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Skill files to upload (directory upload) or a single zip file.
         case files([FileUpload])
         /// Skill zip file to upload.

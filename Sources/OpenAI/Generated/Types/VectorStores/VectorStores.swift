@@ -45,7 +45,7 @@ public struct AutoChunkingStrategyRequestParam: Codable, Equatable, Sendable, Sp
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChunkingStrategyRequestParam`.
-public enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// The default strategy. Selected when `type` is `auto`.
     case auto(AutoChunkingStrategyRequestParam)
     /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
@@ -214,7 +214,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value`.
-    public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
@@ -264,7 +264,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
-        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -376,7 +376,7 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
         case comparisonFilter(ComparisonFilter)
         /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
@@ -630,7 +630,7 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest/properties/chunking_strategy`.
-    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// The default strategy. Selected when `type` is `auto`.
         case auto(AutoChunkingStrategyRequestParam)
         /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
@@ -1216,7 +1216,7 @@ public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttri
 /// - Note: Also named ``BetaVectorStoreFileAttributesValue``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public enum VectorStoreFileAttributesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum VectorStoreFileAttributesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case number(Swift.Double)
     case boolean(Swift.Bool)
@@ -1768,7 +1768,7 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/chunking_strategy`.
-    public enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `static`.
         case `static`(StaticChunkingStrategyResponseParam)
         /// This is returned when the chunking strategy is unknown. Selected when `type` is `other`.
@@ -2086,7 +2086,7 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/query`.
-    public enum Query: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Query: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         /// A variant this SDK does not know, kept as its raw JSON.

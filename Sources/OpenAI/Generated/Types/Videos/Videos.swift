@@ -176,7 +176,7 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
-    public enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Reference to the completed video to edit.
         case file(FileUpload)
         /// Reference to the completed video to edit.
@@ -339,7 +339,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
-    public enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Reference to the completed video to extend.
         case videoReferenceInputParam(VideoReferenceInputParam)
         /// Reference to the completed video to extend.
@@ -532,7 +532,7 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
-    public enum InputReference: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum InputReference: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Optional reference asset upload or reference object that guides generation.
         case file(FileUpload)
         /// Optional reference asset upload or reference object that guides generation.

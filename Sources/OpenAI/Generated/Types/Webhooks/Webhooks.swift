@@ -443,7 +443,7 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/webhooks`.
-public enum WebhookEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum WebhookEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Sent when a batch API request has been cancelled. Selected when `type` is `batch.cancelled`.
     case batchCancelled(WebhookBatchCancelled)
     /// Sent when a batch API request has been completed. Selected when `type` is `batch.completed`.

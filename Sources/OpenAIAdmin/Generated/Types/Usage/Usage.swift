@@ -1015,7 +1015,7 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by the `object` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UsageTimeBucket/properties/results/items`.
-    public enum ResultValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ResultValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// The aggregated completions usage details of the specific time bucket. Selected when `object` is `organization.usage.completions.result`.
         case organizationUsageCompletionsResult(UsageCompletionsResult)
         /// The aggregated embeddings usage details of the specific time bucket. Selected when `object` is `organization.usage.embeddings.result`.

@@ -225,7 +225,7 @@ public struct ImagePart: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaPart``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Part`.
-public enum Part: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Part: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case textPart(TextPart)
     case imagePart(ImagePart)
     /// A variant this SDK does not know, kept as its raw JSON.

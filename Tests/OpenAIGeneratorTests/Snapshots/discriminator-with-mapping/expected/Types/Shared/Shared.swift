@@ -93,7 +93,7 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// Decoded by the `pet_type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Pet`.
-public enum Pet: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Pet: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `pet_type` is `kitty`.
     case kitty(Cat)
     /// Selected when `pet_type` is `doggo`.

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
-public enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `input_text`.
     case inputText(InputTextContent)
     /// Selected when `type` is `input_image`.

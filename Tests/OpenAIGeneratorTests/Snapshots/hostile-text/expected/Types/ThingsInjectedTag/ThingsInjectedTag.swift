@@ -189,7 +189,7 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Thing/properties/shape`.
-    public enum Shape: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Shape: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `ki"nd
         /// ` is `circle"
         /// let injectedDiscriminator = 12`.

@@ -240,7 +240,7 @@ public struct AllNamesAsEnumValues: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `associatedtype`.
     case `associatedtype`(Associatedtype)
     /// Selected when `type` is `class`.

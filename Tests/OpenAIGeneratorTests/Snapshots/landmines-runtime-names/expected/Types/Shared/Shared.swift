@@ -275,7 +275,7 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `OpenAIClient`.
     case openAIClient(OpenAIClientObject)
     /// Selected when `type` is `OpenAIError`.

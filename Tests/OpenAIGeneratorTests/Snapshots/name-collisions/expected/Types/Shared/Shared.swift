@@ -110,7 +110,7 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/value`.
-    public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case values([FooBar.Value.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -150,7 +150,7 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/value/anyOf/1/items`.
-        public enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.

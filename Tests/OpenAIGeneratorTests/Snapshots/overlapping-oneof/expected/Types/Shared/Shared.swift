@@ -50,7 +50,7 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
-public enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     case easyInputMessage(EasyInputMessage)
     case item(Item)
     /// A variant this SDK does not know, kept as its raw JSON.

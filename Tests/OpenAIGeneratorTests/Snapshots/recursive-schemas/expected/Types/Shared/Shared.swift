@@ -102,7 +102,7 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
         case comparisonFilter(ComparisonFilter)
         case compoundFilter(CompoundFilter)
         /// A variant this SDK does not know, kept as its raw JSON.

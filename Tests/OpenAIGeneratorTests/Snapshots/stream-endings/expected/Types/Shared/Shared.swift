@@ -84,7 +84,7 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamEvent`.
-public enum ResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `response.completed`.
     case responseCompleted(ResponseCompletedEvent)
     /// Selected when `type` is `response.output_text.delta`.
