@@ -25,7 +25,8 @@
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and
 #                        to Scripts/docs/build-docs.sh in the environment).
 #   OPENAI_TEST_PYTHON   when already set, used as is and the venv step is skipped.
-#   TEST_LANES=1         run the tests in one process (`swift test`) instead of two lanes (Scripts/lib/test-lanes.sh).
+#   TEST_LANES=1         run the tests in one process (`swift test`) instead of two lanes (Scripts/lib/test-lanes.sh),
+#                        the sanitizer's too.
 #   CI=true              a check that cannot run (a missing linter, ../shared) fails instead of being skipped.
 # Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/*/requirements.txt and
 # requirements-dev.txt installed, or python3 when there are none).

@@ -7,9 +7,15 @@
 # AddressSanitizer: server-sent events, partial JSON, lenient decoding, error envelopes, webhooks, WebSocket frames,
 # multipart encoding.
 #
+# On Linux the tests run in two lanes at once (Scripts/lib/test-lanes.sh, one XCTest process per core, given the same
+# classes `swift test --filter` would run); elsewhere, or with TEST_LANES=1, `swift test` runs them in one process.
+# Each sanitizer's lane 1 is its slowest classes: ThreadSanitizer's two slowest (about 29 s of its 62 s of tests),
+# AddressSanitizer's SSEFixtureTests (about 65 s of 84 s).
+#
 # Usage: Scripts/check/sanitize.sh [thread|address]...     (default: both)
 # Environment:
 #   OPENAI_TEST_PYTHON   the test servers' Python (default Scripts/.venv/bin/python)
+#   TEST_LANES=1         run the tests in one `swift test` process
 #
 # Ends with one line per sanitizer: `sanitize: thread: N tests, 0 reports, B s build, T s tests`.
 # Exit status: 0 when every test passed with no sanitizer report; 1 otherwise; 2 on a usage error.
@@ -20,6 +26,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$ROOT"
 
 THREAD_FILTER='OpenAIRuntimeTests\.(StreamBackPressureTests|MultipartStreamingTests)|OpenAISDKTests\.(ChatToolRunnerTests|ResponsesToolRunnerTests|ToolIsolationTests|EventSequenceTests|StreamEndingTests|StreamingServerTests|StreamingBehaviorTests|UploadChunkedTests|SpooledUploadTests|DirectUploadTests|DirectTransferTests|RedirectTests|FileDownloadTests|TimeoutTests|ResponsesBackgroundStreamTests)|OpenAIWebSocketTests\.WebSocketIntegrationTests|OpenAISDKRealtimeTests\.(RealtimeSessionIntegrationTests|RealtimeSessionLifetimeTests)'
+# Lane 1 of each (test-lanes.sh's TEST_LANE_1): the classes that hold about half of its tests' time, or more.
+THREAD_LANE_1='OpenAISDKTests\.(StreamEndingTests|FileDownloadTests)'
+ADDRESS_LANE_1='OpenAIRuntimeTests\.SSEFixtureTests'
 ADDRESS_FILTER='OpenAIRuntimeTests\.(SSEParserTests|SSEFixtureTests|SSEStreamTests|PartialJSONDecoderTests|WebhookHardeningTests|MultipartEncodingTests|JSONValueTests)|OpenAISDKTests\.(LenientDecodingTests|ErrorEnvelopeTests|ErrorBodyBoundTests|RecordedResponseDecodingTests)|OpenAIWebSocketTests\.WebSocketFrameParserTests|OpenAISDKRealtimeTests\.RealtimeFixtureDecodingTests'
 
 sanitizers=("$@")
@@ -34,8 +43,8 @@ summary=()
 failed=0
 for sanitizer in "${sanitizers[@]}"; do
     case "$sanitizer" in
-        thread) filter="$THREAD_FILTER" scratch=".build-tsan" ;;
-        address) filter="$ADDRESS_FILTER" scratch=".build-asan" ;;
+        thread) filter="$THREAD_FILTER" lane_1="$THREAD_LANE_1" scratch=".build-tsan" ;;
+        address) filter="$ADDRESS_FILTER" lane_1="$ADDRESS_LANE_1" scratch=".build-asan" ;;
         *)
             echo "sanitize: unknown sanitizer '$sanitizer' (thread or address)" >&2
             exit 2
@@ -56,13 +65,21 @@ for sanitizer in "${sanitizers[@]}"; do
         continue
     fi
     build_seconds="$(elapsed_since "$start")"
-    echo "==> $sanitizer: swift test --filter '$filter'"
+    executable="$(swift build --scratch-path "$scratch" --show-bin-path)/$TEST_PRODUCT.xctest"
     start="$(now)"
     status=0
-    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1 || status=$?
+    if [[ "${TEST_LANES:-2}" != "1" && -f "$executable" && -x "$executable" ]]; then
+        echo "==> $sanitizer: Scripts/lib/test-lanes.sh, the classes of '$filter'"
+        TEST_LANES_FILTER="$filter" TEST_LANE_1="$lane_1" "$ROOT/Scripts/lib/test-lanes.sh" "$executable" "$log" ||
+            status=$?
+    else
+        echo "==> $sanitizer: swift test --filter '$filter'"
+        swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1 ||
+            status=$?
+    fi
     test_seconds="$(elapsed_since "$start")"
     reports="$(grep -c -E '^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: AddressSanitizer)' "$log" || true)"
-    tests="$(grep -E 'Executed [0-9]+ tests' "$log" | tail -n 1 | awk '{ print $2 }')"
+    tests="$(grep -cE "^Test Case '[^']+' (passed|failed|skipped) \\(" "$log" || true)"
     if [[ $reports -ne 0 ]]; then
         echo "sanitize: $sanitizer: $reports report(s); the first:" >&2
         awk '/^(WARNING: ThreadSanitizer|==[0-9]+==ERROR: AddressSanitizer)/ { shown = 1 } shown && n++ < 60' "$log" >&2

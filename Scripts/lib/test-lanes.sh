@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
 # Runs the test executable `swift build --build-tests` made (Linux) as two processes at once, one per core, and writes
-# their output to LOG one lane after the other. Lane 1 runs the test targets named in LANE_1, lane 2 every other one (a
-# new test target lands there). Each lane is one XCTest process given its test classes, in the order the executable
+# their output to LOG one lane after the other. Lane 1 runs the test classes TEST_LANE_1 names, lane 2 every other one
+# (a new test target lands there). Each lane is one XCTest process given its test classes, in the order the executable
 # lists them, as `swift test` runs them; only the split is ours. On 2 cores the suite takes about 117 s instead of
 # 210 s in one process, because most of it waits on local servers, timeouts and child processes.
 #
 # Usage: Scripts/lib/test-lanes.sh EXECUTABLE LOG
 #   EXECUTABLE  the test executable (`swift build --show-bin-path`/swift-openaiPackageTests.xctest)
 #   LOG         both lanes' output, for Scripts/lib/count-tests.sh
+# Environment:
+#   TEST_LANES_FILTER=ERE  run only the test classes whose `Target.Class` the extended regular expression matches
+#                          somewhere, as `swift test --filter` would select them (default: every class)
+#   TEST_LANE_1=ERE        the classes of lane 1: those whose `Target.Class` is, or starts with `X.` for, a match of
+#                          the expression; so it names targets (`OpenAIWebSocketTests`) or classes
+#                          (`OpenAISDKTests\.StreamEndingTests`). Default: the generator's, WebSocket and Realtime
+#                          targets. A name that no longer matches moves its class to lane 2: the lanes balance worse,
+#                          every test still runs.
 # Prints one line per lane: `lane N: TARGETS: C classes, S s, exit status X`.
-# Exit status: the first failing lane's; 1 when the executable cannot list its tests or lists none, or when the lanes
-# together reported fewer test cases than it lists (a lane that crashed); 2 on a usage error.
+# Exit status: the first failing lane's; 1 when the executable cannot list its tests or lists none (of the filter's),
+# or when the lanes together reported fewer test cases than it lists (a lane that crashed); 2 on a usage error.
 set -euo pipefail
 
 # The generator's tests (about 85 s) and the transports' (about 15 s) balance the SDK's, the runtime's and the CLI's.
-LANE_1='OpenAIGeneratorTests|OpenAIWebSocketTests|OpenAISDKRealtimeTests'
+LANE_1="${TEST_LANE_1:-OpenAIGeneratorTests|OpenAIWebSocketTests|OpenAISDKRealtimeTests}"
+FILTER="${TEST_LANES_FILTER:-}"
 
 executable="${1:?usage: test-lanes.sh EXECUTABLE LOG}"
 log="${2:?usage: test-lanes.sh EXECUTABLE LOG}"
@@ -35,15 +44,22 @@ if [[ $list_status -ne 0 ]]; then
     exit 1
 fi
 { grep -E '^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*/' "$work/listing" || true; } >"$work/tests"
+if [[ -n "$FILTER" ]]; then
+    # A class is selected as a whole: its tests stay in when its `Target.Class` matches.
+    # (From the environment: `awk -v` would read the expression's backslashes as escapes.)
+    TEST_LANES_FILTER="$FILTER" awk '{ name = $0; sub(/\/.*/, "", name) } name ~ ENVIRON["TEST_LANES_FILTER"]' \
+        "$work/tests" >"$work/selected"
+    mv "$work/selected" "$work/tests"
+fi
 if [[ ! -s "$work/tests" ]]; then
-    echo "test-lanes: $executable --list-tests lists no test" >&2
+    echo "test-lanes: $executable --list-tests lists no test${FILTER:+ of the classes TEST_LANES_FILTER selects}" >&2
     exit 1
 fi
 listed="$(wc -l <"$work/tests")"
 # `Target.Class` per line, in the listed order.
 sed -E 's|/.*||' "$work/tests" | awk '!seen[$0]++' >"$work/classes"
-grep -E "^($LANE_1)\\." "$work/classes" >"$work/lane1" || true
-grep -Ev "^($LANE_1)\\." "$work/classes" >"$work/lane2" || true
+grep -E "^($LANE_1)(\\.|$)" "$work/classes" >"$work/lane1" || true
+grep -Ev "^($LANE_1)(\\.|$)" "$work/classes" >"$work/lane2" || true
 
 run_lane() {
     local lane="$1" start status=0

@@ -1,4 +1,4 @@
-"""Scripts/lib/test-lanes.sh: the test executable run as two XCTest processes at once, split by test target.
+"""Scripts/lib/test-lanes.sh: the test executable run as two XCTest processes at once, split by test target or class.
 
 The executable here is a stand-in that behaves as XCTest's does on Linux: `--list-tests` prints a heading, then
 `Target.Class/test` lines, and a comma-separated list of `Target.Class` runs those classes, printing
@@ -140,4 +140,37 @@ def test_an_executable_that_cannot_list_its_tests_fails_saying_so(tmp_path):
     assert result.returncode == 1
     assert "--list-tests failed (exit status 7)" in result.stderr
     assert "the listing crashed" in result.stderr
+    assert runs == []
+
+
+def test_a_filter_runs_only_the_classes_it_matches_and_a_lane_can_name_classes(tmp_path):
+    # As sanitize.sh runs them: a filter with escaped dots, and lane 1 given one class of a target.
+    result, runs, log = run_lanes(
+        tmp_path,
+        TEST_LANES_FILTER=r"OpenAISDKTests\.StreamTests|OpenAIRuntimeTests\.(SSEParserTests)|FrameTests",
+        TEST_LANE_1=r"OpenAISDKTests\.StreamTests",
+    )
+    assert result.returncode == 0, result.stderr
+    assert runs == [
+        "OpenAIRuntimeTests.SSEParserTests,OpenAIWebSocketTests.FrameTests",
+        "OpenAISDKTests.StreamTests",
+    ]
+    assert log.count("' passed (") == 3
+    assert "SnapshotTests" not in log
+
+
+def test_a_lane_1_name_that_matches_only_part_of_a_class_name_does_not_take_it(tmp_path):
+    result, runs, _ = run_lanes(tmp_path, TEST_LANE_1=r"OpenAISDKTests\.Stream")
+    assert result.returncode == 0, result.stderr
+    assert runs == [
+        "OpenAIGeneratorTests.SnapshotTests,OpenAIRuntimeTests.SSEParserTests,OpenAIWebSocketTests.FrameTests,"
+        "OpenAISDKTests.StreamTests,OpenAINewTests.NewTests"
+    ]
+    assert "lane 1: : 0 classes" in result.stdout
+
+
+def test_a_filter_that_matches_no_class_fails_saying_so(tmp_path):
+    result, runs, _ = run_lanes(tmp_path, TEST_LANES_FILTER="NoSuchTests")
+    assert result.returncode == 1
+    assert "lists no test of the classes TEST_LANES_FILTER selects" in result.stderr
     assert runs == []
