@@ -11,6 +11,8 @@ import subprocess
 import textwrap
 from pathlib import Path
 
+import pytest
+
 LANES = Path(__file__).resolve().parents[1] / "test-lanes.sh"
 
 TESTS = [
@@ -128,10 +130,18 @@ def test_a_missing_executable_is_a_usage_error(tmp_path):
     assert "is not an executable file" in result.stderr
 
 
-def test_an_executable_that_lists_no_test_fails(tmp_path):
-    result, runs, _ = run_lanes(tmp_path, FAKE_TESTS="")
+@pytest.mark.parametrize(
+    ("fake", "message"),
+    [
+        ({"FAKE_TESTS": ""}, "lists no test"),
+        ({"TEST_LANES_FILTER": "NoSuchTests"}, "lists no test of the classes TEST_LANES_FILTER selects"),
+    ],
+    ids=["an executable that lists no test", "a filter that matches no class"],
+)
+def test_nothing_to_run_fails_saying_so(tmp_path, fake, message):
+    result, runs, _ = run_lanes(tmp_path, **fake)
     assert result.returncode == 1
-    assert "lists no test" in result.stderr
+    assert message in result.stderr
     assert runs == []
 
 
@@ -167,10 +177,3 @@ def test_a_lane_1_name_that_matches_only_part_of_a_class_name_does_not_take_it(t
         "OpenAISDKTests.StreamTests,OpenAINewTests.NewTests"
     ]
     assert "lane 1: : 0 classes" in result.stdout
-
-
-def test_a_filter_that_matches_no_class_fails_saying_so(tmp_path):
-    result, runs, _ = run_lanes(tmp_path, TEST_LANES_FILTER="NoSuchTests")
-    assert result.returncode == 1
-    assert "lists no test of the classes TEST_LANES_FILTER selects" in result.stderr
-    assert runs == []
