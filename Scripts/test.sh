@@ -19,14 +19,14 @@
 #   SKIP_HISTORY=1       skip Scripts/spec/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_FUZZ=1          skip Scripts/check/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
 #                        cold).
-#   SKIP_SANITIZE=1      skip Scripts/check/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3.5 min cold).
+#   SKIP_SANITIZE=1      skip Scripts/check/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3 min cold).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/spec/tests (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and
 #                        to Scripts/docs/build-docs.sh in the environment).
 #   OPENAI_TEST_PYTHON   when already set, used as is and the venv step is skipped.
 #   TEST_LANES=1         run the tests in one process (`swift test`) instead of two lanes (Scripts/lib/test-lanes.sh),
-#                        the sanitizer's too.
+#                        and Scripts/check/sanitize.sh's tests too.
 #   CI=true              a check that cannot run (a missing linter, ../shared) fails instead of being skipped.
 # Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/*/requirements.txt and
 # requirements-dev.txt installed, or python3 when there are none).

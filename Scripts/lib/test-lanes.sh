@@ -11,8 +11,8 @@
 # Environment:
 #   TEST_LANES_FILTER=ERE  run only the test classes whose `Target.Class` the extended regular expression matches
 #                          somewhere, as `swift test --filter` would select them (default: every class)
-#   TEST_LANE_1=ERE        the classes of lane 1: those whose `Target.Class` is, or starts with `X.` for, a match of
-#                          the expression; so it names targets (`OpenAIWebSocketTests`) or classes
+#   TEST_LANE_1=ERE        the classes of lane 1: those where the expression matches the whole `Target.Class`, or the
+#                          whole target; so it names targets (`OpenAIWebSocketTests`) or classes
 #                          (`OpenAISDKTests\.StreamEndingTests`). Default: the generator's, WebSocket and Realtime
 #                          targets. A name that no longer matches moves its class to lane 2: the lanes balance worse,
 #                          every test still runs.
@@ -46,9 +46,9 @@ fi
 { grep -E '^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*/' "$work/listing" || true; } >"$work/tests"
 if [[ -n "$FILTER" ]]; then
     # A class is selected as a whole: its tests stay in when its `Target.Class` matches.
-    # (From the environment: `awk -v` would read the expression's backslashes as escapes.)
-    TEST_LANES_FILTER="$FILTER" awk '{ name = $0; sub(/\/.*/, "", name) } name ~ ENVIRON["TEST_LANES_FILTER"]' \
-        "$work/tests" >"$work/selected"
+    # (From the environment, where it is whenever it is set: `awk -v` processes escape sequences, and gawk reads `\.`
+    # there as `.`.)
+    awk '{ name = $0; sub(/\/.*/, "", name) } name ~ ENVIRON["TEST_LANES_FILTER"]' "$work/tests" >"$work/selected"
     mv "$work/selected" "$work/tests"
 fi
 if [[ ! -s "$work/tests" ]]; then

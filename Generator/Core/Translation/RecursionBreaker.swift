@@ -1,7 +1,7 @@
 /// Finds value types that contain themselves (recursive schemas) and breaks the cycles. Every union
 /// is rendered as an `indirect enum` (see `DeclarationRenderer.renderUnion`), so a cycle through a
-/// union is broken already; on a cycle through structs alone, the property that closes it is stored
-/// in a heap box.
+/// union is broken already; on a cycle through structs (and aliases of them) alone, each struct's
+/// property that holds another type of the cycle is stored in a heap box.
 enum RecursionBreaker {
     static func breakCycles(_ declarations: [TopLevelDeclaration]) -> [TopLevelDeclaration] {
         let kinds = TopLevelDeclaration.indexByPath(declarations)

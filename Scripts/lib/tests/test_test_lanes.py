@@ -73,7 +73,9 @@ def run_lanes(tmp_path, **fake):
     runs = tmp_path / "runs"
     runs.touch()
     log = tmp_path / "log"
-    env = {**os.environ, "FAKE_TESTS": " ".join(TESTS), "FAKE_RUNS": str(runs), "FAKE_DIR": str(tmp_path)}
+    # The script's own settings come from each test alone, not from the shell that runs pytest.
+    inherited = {key: value for key, value in os.environ.items() if key not in ("TEST_LANES_FILTER", "TEST_LANE_1")}
+    env = {**inherited, "FAKE_TESTS": " ".join(TESTS), "FAKE_RUNS": str(runs), "FAKE_DIR": str(tmp_path)}
     env.update(fake)
     result = subprocess.run(
         ["bash", str(LANES), str(executable), str(log)], capture_output=True, text=True, env=env, timeout=60
@@ -154,9 +156,11 @@ def test_an_executable_that_cannot_list_its_tests_fails_saying_so(tmp_path):
 
 
 def test_a_filter_runs_only_the_classes_it_matches_and_a_lane_can_name_classes(tmp_path):
-    # As sanitize.sh runs them: a filter with escaped dots, and lane 1 given one class of a target.
+    # As sanitize.sh runs them: a filter with escaped dots, and lane 1 given one class of a target. The escaped dot is
+    # a dot: `Other.OpenAISDKTestsXStreamTests` would match it read as any character.
     result, runs, log = run_lanes(
         tmp_path,
+        FAKE_TESTS=" ".join([*TESTS, "Other.OpenAISDKTestsXStreamTests/testZ"]),
         TEST_LANES_FILTER=r"OpenAISDKTests\.StreamTests|OpenAIRuntimeTests\.(SSEParserTests)|FrameTests",
         TEST_LANE_1=r"OpenAISDKTests\.StreamTests",
     )
