@@ -4,7 +4,7 @@
 // The manifest of this folder: the spec it was generated from and every file the generator owns here.
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
-// spec-sha256: b9dbe888ab862ef39e7963cc4a75ff11b453870b5310b21334f2635d3e626426
+// spec-sha256: 321819b842b1b7cef5d3369149abcc1c877057ab699f9f43f26ec7ec18dc7710
 // file: Catalogue/OperationCatalogue.swift
 // file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift

@@ -6,4 +6,6 @@
 //
 // ComparisonFilter → Types/Shared/Shared.swift (#/components/schemas/ComparisonFilter)
 // CompoundFilter → Types/Shared/Shared.swift (#/components/schemas/CompoundFilter)
+// Expression → Types/Shared/Shared.swift (#/components/schemas/Expression)
+// Operand → Types/Shared/Shared.swift (#/components/schemas/Operand)
 // TreeNode → Types/Shared/Shared.swift (#/components/schemas/TreeNode)

@@ -136,6 +136,91 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     }
 }
 
+/// Holds itself through a union and no array; the union's box breaks the cycle, so no property is boxed.
+///
+/// - Remark: Generated from `#/components/schemas/Expression`.
+public struct Expression: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public var label: Swift.String?
+    public var operand: Operand
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
+
+    /// Creates a new `Expression`.
+    public init(
+        operand: Operand,
+        label: Swift.String? = nil
+    ) {
+        self.label = label
+        self.operand = operand
+    }
+
+    /// Decodes `Expression` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        self.label = try reader.optional(Swift.String.self, "label")
+        self.operand = try reader.required(Operand.self, "operand")
+        self.undeclaredMembers = reader.undeclaredMembers()
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var writer = ObjectWriter(encoder, self.specDeviations)
+        try writer.encodeIfPresent(self.label, "label")
+        try writer.encode(self.operand, "operand")
+        try writer.encode(undeclared: self.undeclaredMembers)
+    }
+}
+
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/Operand`.
+public indirect enum Operand: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    /// Holds itself through a union and no array; the union's box breaks the cycle, so no property is boxed.
+    case expression(Expression)
+    case string(Swift.String)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = decoder.attemptCase(Expression.self) {
+            self = .expression(value)
+            return
+        }
+        if let value = decoder.attemptCase(Swift.String.self) {
+            self = .string(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .expression(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/TreeNode`.
 public struct TreeNode: Codable, Equatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
