@@ -100,9 +100,11 @@ let package = Package(
         // would collide on a case-insensitive file system.
         .executableTarget(name: "openai-cli", dependencies: ["OpenAICLI"], path: "Sources/openai-cli"),
 
+        // `import OpenAI` too: SwiftPM recompiles a target when a module it names changes, and the generated event types'
+        // layout is `OpenAI`'s, not `OpenAIRealtime`'s.
         .executableTarget(
             name: "openai-bench-realtime",
-            dependencies: ["OpenAIRealtime"],
+            dependencies: ["OpenAIRealtime", "OpenAI"],
             path: "Benchmarks/Realtime"
         ),
         .executableTarget(name: "openai-bench-sse", dependencies: ["OpenAI"], path: "Benchmarks/SSE"),
