@@ -119,7 +119,8 @@ let package = Package(
         // MARK: Generator
         .target(name: "OpenAIGeneratorOpenAPI", dependencies: ["OpenAIYAML"], path: "Generator/OpenAPI"),
         .target(
-            name: "OpenAIGeneratorCore", dependencies: ["OpenAIGeneratorOpenAPI", "OpenAICatalogueModel"],
+            name: "OpenAIGeneratorCore",
+            dependencies: ["OpenAIGeneratorOpenAPI", "OpenAIYAML", "OpenAICatalogueModel"],
             path: "Generator/Core"),
         // The commands (generate, check, diff) on one argument parser, each returning its outcome.
         .target(
