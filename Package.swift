@@ -100,8 +100,8 @@ let package = Package(
         // would collide on a case-insensitive file system.
         .executableTarget(name: "openai-cli", dependencies: ["OpenAICLI"], path: "Sources/openai-cli"),
 
-        // `import OpenAI` too: SwiftPM recompiles a target when a module it names changes, and the generated event types'
-        // layout is `OpenAI`'s, not `OpenAIRealtime`'s.
+        // `import OpenAI` too: SwiftPM recompiles a target when a module it names changes, and the generated event
+        // types' layout is `OpenAI`'s, not `OpenAIRealtime`'s.
         .executableTarget(
             name: "openai-bench-realtime",
             dependencies: ["OpenAIRealtime", "OpenAI"],

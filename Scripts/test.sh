@@ -19,7 +19,8 @@
 #   SKIP_HISTORY=1       skip Scripts/spec/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_FUZZ=1          skip Scripts/check/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
 #                        cold).
-#   SKIP_SANITIZE=1      skip Scripts/check/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3 min cold).
+#   SKIP_SANITIZE=1      skip Scripts/check/sanitize.sh thread (a ThreadSanitizer build in .build-tsan: about 3 min
+#                        cold).
 #   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/spec/tests (update-spec.sh and fetch-spec.sh end to end in a copy
 #                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command, and

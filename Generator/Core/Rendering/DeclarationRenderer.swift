@@ -328,7 +328,8 @@ struct DeclarationRenderer {
         // Every union is `indirect`: its cases hold their payloads in a box, so the enum is one reference. Inline, a
         // union copies, compares and destroys each case's payload field by field in routines of its own, and so does
         // every struct that holds it: boxed, the `OpenAI` module's debug machine code and read-only data are 14%
-        // smaller, and decoding no slower (CONTRIBUTING § Build cost). It also breaks every cycle through a union (`RecursionBreaker`).
+        // smaller, and decoding no slower (CONTRIBUTING § Build cost). It also breaks every cycle through a union
+        // (`RecursionBreaker`).
         printer.block("\(access) indirect enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
                 body.documentation(unionCase.summary(discriminator: decl.discriminator))
