@@ -16,6 +16,16 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 # shellcheck disable=SC2034 # read by the scripts that source this file
 TEST_PRODUCT=swift-openaiPackageTests
 
+# Prints the test executable in the debug bin folder $1 when the tests are to run in two lanes at once
+# (Scripts/lib/test-lanes.sh): on Linux, where SwiftPM makes `$1/$TEST_PRODUCT.xctest`, unless TEST_LANES=1. Returns 1,
+# printing nothing, when `swift test` is to run them in one process instead:
+#   test_lanes_executable BIN_DIR
+test_lanes_executable() {
+    local executable="$1/$TEST_PRODUCT.xctest"
+    [[ "${TEST_LANES:-2}" != "1" && -f "$executable" && -x "$executable" ]] || return 1
+    printf '%s\n' "$executable"
+}
+
 # Sets the array SWIFT_FLAGS to `--scratch-path DIR` for every swift command, DIR being $SCRATCH_PATH, else the
 # default given (a script's own build folder, e.g. .build-bench); empty (SwiftPM's .build) when neither is set:
 #   set_swift_flags [DEFAULT_DIR]

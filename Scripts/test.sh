@@ -199,8 +199,7 @@ step_check() {
 step_swift_test() {
     local log status=0 executable
     log="$(mktemp "${TMPDIR:-/tmp}/openai-swift-test.XXXXXX")"
-    executable="$(swift_bin_path debug)/$TEST_PRODUCT.xctest"
-    if [[ "${TEST_LANES:-2}" != "1" && -f "$executable" && -x "$executable" ]]; then
+    if executable="$(test_lanes_executable "$(swift_bin_path debug)")"; then
         echo "+ Scripts/lib/test-lanes.sh ${executable#"$ROOT"/} (swift build --build-tests made it)"
         "$ROOT/Scripts/lib/test-lanes.sh" "$executable" "$log" || status=$?
         cat "$log"

@@ -66,13 +66,9 @@ for sanitizer in "${sanitizers[@]}"; do
         continue
     fi
     build_seconds="$(elapsed_since "$start")"
-    executable=""
-    if [[ "${TEST_LANES:-2}" != "1" ]]; then
-        executable="$(swift build --scratch-path "$scratch" --show-bin-path)/$TEST_PRODUCT.xctest" || executable=""
-    fi
     start="$(now)"
     status=0
-    if [[ -n "$executable" && -f "$executable" && -x "$executable" ]]; then
+    if executable="$(test_lanes_executable "$(swift build --scratch-path "$scratch" --show-bin-path)")"; then
         echo "==> $sanitizer: Scripts/lib/test-lanes.sh, the classes of '$filter'"
         TEST_LANES_FILTER="$filter" TEST_LANE_1="$lane_1" "$ROOT/Scripts/lib/test-lanes.sh" "$executable" "$log" ||
             status=$?
