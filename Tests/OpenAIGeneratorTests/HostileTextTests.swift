@@ -63,4 +63,53 @@ final class HostileTextTests: XCTestCase {
         printer.line("let a = 1\rlet b = 2")
         XCTAssertEqual(printer.lines, ["let a = 1 let b = 2"])
     }
+
+    /// `isPlain` reads bytes; a text it calls plain must hold no scalar that `isLineTerminator`
+    /// or `isHidden` finds, for every scalar of the first three planes' blocks that matter.
+    func testPlainTextHoldsNoLineTerminatorOrHiddenScalar() throws {
+        var hiddenOrBreaking = 0
+        for value in UInt32(0)...0x3000 {
+            let scalar = try XCTUnwrap(Unicode.Scalar(value))
+            let text = "a\(Character(scalar))b"
+            let special = CodePrinter.isLineTerminator(scalar) || CodePrinter.isHidden(scalar)
+            if special {
+                hiddenOrBreaking += 1
+                XCTAssertFalse(CodePrinter.isPlain(text), "U+\(String(value, radix: 16)) is not plain")
+            }
+            if value == 0x0A {
+                XCTAssertTrue(CodePrinter.isPlain(text, allowingLineFeeds: true), "LF, when let through")
+            } else if special {
+                XCTAssertFalse(CodePrinter.isPlain(text, allowingLineFeeds: true), "U+\(String(value, radix: 16))")
+            }
+        }
+        // C0 but tab (31), DEL and C1 (33), the bidirectional controls (11), U+2028 and U+2029.
+        XCTAssertEqual(hiddenOrBreaking, 77)
+        XCTAssertTrue(CodePrinter.isPlain("tab\there, é, 日本"))
+        XCTAssertFalse(CodePrinter.isPlain("an em dash \u{2014}"), "0xE2 leads: read scalar by scalar")
+        XCTAssertEqual(CodePrinter.withoutLineTerminators("an em dash \u{2014}"), "an em dash \u{2014}")
+    }
+
+    /// Plain text is cut at LF bytes; the result is the one the scalar-by-scalar pass gives.
+    func testCommentLinesOfPlainTextTrimTrailingBlanksAndBlankEdges() {
+        let text = "\n  first  \n\tsecond\t \n\nthird é\n \n"
+        XCTAssertEqual(CodePrinter.commentLines(text), ["  first", "\tsecond", "", "third é"])
+        XCTAssertEqual(
+            CodePrinter.commentLines(text, keepingBlankEdges: true), ["", "  first", "\tsecond", "", "third é", "", ""])
+        // The same text with one character that takes the scalar pass (U+2014) gives the same lines.
+        XCTAssertEqual(
+            CodePrinter.commentLines(text + "\u{2014}", keepingBlankEdges: true),
+            ["", "  first", "\tsecond", "", "third é", "", "\u{2014}"])
+        XCTAssertEqual(CodePrinter.commentLines("no break"), ["no break"])
+        XCTAssertEqual(CodePrinter.commentLines(""), [])
+    }
+
+    /// The generator's SHA-256 against FIPS 180-4's examples: one block, none, and two blocks.
+    func testSHA256MatchesThePublishedVectors() {
+        XCTAssertEqual(
+            SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256.hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
 }

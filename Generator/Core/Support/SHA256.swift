@@ -30,12 +30,12 @@ public enum SHA256 {
                 for i in 0..<16 {
                     let j = chunk + i * 4
                     w[i] =
-                        UInt32(buffer[j]) << 24 | UInt32(buffer[j + 1]) << 16 | UInt32(buffer[j + 2]) << 8
+                        UInt32(buffer[j]) &<< 24 | UInt32(buffer[j + 1]) &<< 16 | UInt32(buffer[j + 2]) &<< 8
                         | UInt32(buffer[j + 3])
                 }
                 for i in 16..<64 {
-                    let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-                    let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                    let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] &>> 3)
+                    let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] &>> 10)
                     w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
                 }
                 var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
@@ -60,5 +60,7 @@ public enum SHA256 {
 }
 
 extension UInt32 {
-    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+    /// Masking shifts (`&>>`, `&<<`): the shift operators that take any integer type go through
+    /// generic calls in a debug build, where hashing a spec took half a second.
+    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self &>> count) | (self &<< (32 &- count)) }
 }
