@@ -86,6 +86,18 @@ elapsed_since() {
     fi
 }
 
+# Prints the CPU seconds (user and system, one decimal) that this shell's finished children have used so far, from
+# /proc/$$/stat (the `cutime` and `cstime` fields, in clock ticks); prints nothing where there is no /proc (macOS).
+# A step's CPU time is the difference of two calls: children_cpu_seconds
+children_cpu_seconds() {
+    local ticks
+    [[ -r "/proc/$$/stat" ]] || return 0
+    ticks="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+    # The fields after the command name in parentheses (which may hold spaces): cutime and cstime are the 14th and
+    # 15th of them (fields 16 and 17 of proc(5)).
+    sed 's/^.*) //' "/proc/$$/stat" | awk -v hz="$ticks" '{ printf "%.1f\n", ($14 + $15) / hz }'
+}
+
 # Prints the median of the numbers given (the middle one; for an even count the mean of the two middle ones, as
 # Python's statistics.median): median VALUE...   Returns 1 when given none.
 median() {

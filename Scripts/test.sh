@@ -14,7 +14,9 @@
 #          merged documentation site: every page reference, and pages rendered in headless Chromium),
 #          Scripts/check/sanitize.sh thread (the
 #          concurrency-heavy tests under ThreadSanitizer), Scripts/spec/tests (pytest: update-spec.sh and fetch-spec.sh
-#          end to end), Scripts/spec/check-history.sh.
+#          end to end), Scripts/spec/check-history.sh. Three pairs run at once, as one step each (at_once, below):
+#          lint.sh and test-lint.sh; sanitize.sh thread with the three documentation checks beside it; the end-to-end
+#          test and check-history.sh. The summary gives each step's wall and CPU time.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/spec/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_FUZZ=1          skip Scripts/check/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
@@ -44,20 +46,37 @@ set_swift_flags
 
 STEP_NAMES=()
 STEP_TIMES=()
+STEP_CPU=()
 STEP_RESULTS=()
 TOTAL_START="$(now)"
+TOTAL_CPU_START="$(children_cpu_seconds)"
+
+# Prints the CPU seconds used since a `children_cpu_seconds` figure, or `-` where there is none (no /proc): cpu_since
+# START. A figure near twice the wall time means the step kept both cores of a 2-core machine busy.
+cpu_since() {
+    local end
+    end="$(children_cpu_seconds)"
+    if [[ "$1" =~ ^[0-9]+\.[0-9]$ && "$end" =~ ^[0-9]+\.[0-9]$ ]]; then
+        local tenths=$((10#${end/./} - 10#${1/./}))
+        printf '%d.%d\n' $((tenths / 10)) $((tenths % 10))
+    else
+        echo "-"
+    fi
+}
 
 print_summary() {
     local i
-    printf '\n==> Summary\n'
+    printf '\n==> Summary (seconds: wall time, and CPU time of the step'"'"'s processes on every core)\n'
+    printf '  %-8s %9s %9s  %s\n' result wall cpu step
     for i in "${!STEP_NAMES[@]}"; do
-        printf '  %-8s %8ss  %s\n' "${STEP_RESULTS[$i]}" "${STEP_TIMES[$i]}" "${STEP_NAMES[$i]}"
+        printf '  %-8s %8ss %8ss  %s\n' "${STEP_RESULTS[$i]}" "${STEP_TIMES[$i]}" "${STEP_CPU[$i]}" "${STEP_NAMES[$i]}"
     done
-    printf '  total    %8ss\n' "$(elapsed_since "$TOTAL_START")"
+    printf '  %-8s %8ss %8ss\n' total "$(elapsed_since "$TOTAL_START")" "$(cpu_since "$TOTAL_CPU_START")"
 }
 
 CURRENT_STEP=""
 CURRENT_START=""
+CURRENT_CPU_START=""
 
 # Runs one step: prints a header, times it and records the result. The step runs directly under `set -e`
 # (not inside `if` or `||`, which would switch `set -e` off inside it); a failure ends the script through
@@ -67,18 +86,28 @@ run_step() {
     shift
     printf '\n==> [%d] %s\n' "$((${#STEP_NAMES[@]} + 1))" "$CURRENT_STEP"
     CURRENT_START="$(now)"
+    CURRENT_CPU_START="$(children_cpu_seconds)"
     "$@"
     STEP_NAMES+=("$CURRENT_STEP")
     STEP_TIMES+=("$(elapsed_since "$CURRENT_START")")
+    STEP_CPU+=("$(cpu_since "$CURRENT_CPU_START")")
     STEP_RESULTS+=("ok")
     CURRENT_STEP=""
 }
 
+# Jobs a step runs in the background (at_once): on_exit ends them, with their process group where they have
+# one of their own, when the script ends before they do (a failure or an interrupt).
+BACKGROUND_PIDS=()
+
 on_exit() {
-    local status=$?
+    local status=$? pid
+    for pid in ${BACKGROUND_PIDS[@]+"${BACKGROUND_PIDS[@]}"}; do
+        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    done
     if [[ $status -ne 0 && -n "$CURRENT_STEP" ]]; then
         STEP_NAMES+=("$CURRENT_STEP")
         STEP_TIMES+=("$(elapsed_since "$CURRENT_START")")
+        STEP_CPU+=("$(cpu_since "$CURRENT_CPU_START")")
         STEP_RESULTS+=("FAILED")
         print_summary
         printf '\ntest.sh: FAILED at step "%s" (exit status %d).\n' "$CURRENT_STEP" "$status" >&2
@@ -263,13 +292,70 @@ step_fuzz() {
     FUZZ_BUILD=quick FUZZ_JOBS=2 FUZZ_OPENAI_BUILD="$bin_dir" "$ROOT/Scripts/check/fuzz.sh" 10
 }
 
+# Scripts/check/lint.sh and Scripts/check/test-lint.sh, for at_once (both read the checkout; test-lint.sh lints a copy
+# of it in a temporary folder).
+step_lint() { "$ROOT/Scripts/check/lint.sh"; }
+step_test_lint() { "$ROOT/Scripts/check/test-lint.sh"; }
+
+# Scripts/check/sanitize.sh thread, for at_once.
+step_sanitize_thread() { "$ROOT/Scripts/check/sanitize.sh" thread; }
+
+# The documentation, then a broken symbol link failing its build (Scripts/docs/test-build-docs.sh, on the symbol graphs
+# build-docs.sh extracted), then the site in a browser.
+step_documentation() {
+    step_docs
+    echo "+ Scripts/docs/test-build-docs.sh"
+    "$ROOT/Scripts/docs/test-build-docs.sh"
+    step_docs_site
+}
+
+# Runs two step functions at once, for steps that leave a core idle: FIRST prints as it runs; SECOND's output goes to a
+# file and is printed when both have ended. Fails when either fails, after both have ended, and says which. SECOND
+# runs in a process group of its own (job control on while it starts), which on_exit ends with its children when the
+# script ends first (a failure or an interrupt). Each runs with `set -e` in effect, in a subshell: at_once FIRST SECOND
+# (Pairs that write the same files, or build in the same SwiftPM scratch folder, cannot run at once.)
+at_once() {
+    local first="$1" second="$2" log_dir pid start first_time second_time first_status second_status
+    log_dir="$(temp_dir openai-test-at-once)"
+    echo "+ $second, in the background beside $first (its output is printed when both have ended)"
+    start="$(now)"
+    set -m
+    {
+        set -e
+        trap 'elapsed_since "$start" >"$log_dir/seconds"' EXIT
+        "$second"
+    } >"$log_dir/output.log" 2>&1 </dev/null &
+    pid=$!
+    set +m
+    BACKGROUND_PIDS+=("$pid")
+    # `set -e` is off in a function called under `||`, so the status is taken with it off here and on in the subshell.
+    set +e
+    (
+        set -e
+        "$first"
+    )
+    first_status=$?
+    first_time="$(elapsed_since "$start")"
+    wait "$pid"
+    second_status=$?
+    set -e
+    BACKGROUND_PIDS=()
+    second_time="$(cat "$log_dir/seconds" 2>/dev/null || echo "?")"
+    printf '\n==> %s, run beside %s: its output\n' "$second" "$first"
+    cat "$log_dir/output.log"
+    rm -rf "$log_dir"
+    printf '\nat once: %s exit status %d after %ss; %s exit status %d after %ss\n' \
+        "$first" "$first_status" "$first_time" "$second" "$second_status" "$second_time"
+    [[ $first_status -eq 0 && $second_status -eq 0 ]]
+}
+
 echo "test.sh: repository $ROOT (CI=${CI:-false})"
 run_step "System packages (libyaml-dev, libssl-dev, chromium)" step_system_packages
 run_step "Locked spec (Scripts/spec/fetch-spec.sh)" "$ROOT/Scripts/spec/fetch-spec.sh"
 run_step "Python venv for test servers" step_python_venv
 run_step "GitHub workflows lint (actionlint, shellcheck)" step_lint_workflows
-run_step "Lint (Scripts/check/lint.sh)" "$ROOT/Scripts/check/lint.sh"
-run_step "Lint checks fail on violations (Scripts/check/test-lint.sh)" "$ROOT/Scripts/check/test-lint.sh"
+run_step "Lint, and each lint check failing on a violation, at once (Scripts/check/lint.sh, test-lint.sh)" \
+    at_once step_lint step_test_lint
 run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test, in two lanes on Linux)" step_swift_test
@@ -280,22 +366,27 @@ else
     run_step "Every parser under libFuzzer, 10 s each (Scripts/check/fuzz.sh)" step_fuzz
 fi
 run_step "The README's code as apps configure it (Scripts/check/test-app-probes.sh)" "$ROOT/Scripts/check/test-app-probes.sh"
-run_step "Documentation (Scripts/docs/build-docs.sh)" step_docs
-run_step "A broken symbol link fails the docs build (Scripts/docs/test-build-docs.sh)" "$ROOT/Scripts/docs/test-build-docs.sh"
-run_step "The documentation site in a browser, every link (Scripts/docs/check-docs-site.py)" step_docs_site
+DOCS_STEP="Documentation, a broken symbol link failing it, the site in a browser (build-docs.sh, test-build-docs.sh,"
+DOCS_STEP+=" check-docs-site.py)"
 if [[ "${SKIP_SANITIZE:-0}" == "1" ]]; then
     printf '\n==> ThreadSanitizer: skipped (SKIP_SANITIZE=1)\n'
+    run_step "$DOCS_STEP" step_documentation
 else
-    run_step "Concurrency tests under ThreadSanitizer (Scripts/check/sanitize.sh thread)" "$ROOT/Scripts/check/sanitize.sh" thread
+    run_step "Concurrency tests under ThreadSanitizer (Scripts/check/sanitize.sh thread); beside it: $DOCS_STEP" \
+        at_once step_sanitize_thread step_documentation
 fi
 if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
     printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
-else
-    run_step "update-spec.sh and fetch-spec.sh end to end (pytest Scripts/spec/tests)" step_update_spec
 fi
 if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
     printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'
-else
+fi
+if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" != "1" && "${SKIP_HISTORY:-0}" != "1" ]]; then
+    run_step "update-spec.sh end to end and historical specs, at once (pytest Scripts/spec/tests, check-history.sh)" \
+        at_once step_update_spec step_history
+elif [[ "${SKIP_UPDATE_SPEC_TEST:-0}" != "1" ]]; then
+    run_step "update-spec.sh and fetch-spec.sh end to end (pytest Scripts/spec/tests)" step_update_spec
+elif [[ "${SKIP_HISTORY:-0}" != "1" ]]; then
     run_step "Historical specs generate and compile (Scripts/spec/check-history.sh)" step_history
 fi
 

@@ -38,6 +38,7 @@ set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR/..
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cd "$ROOT"
+TOTAL_START="$(now)"
 
 # Prints the usage lines of the header above; exits with the given status (2 unless told).
 usage() {
@@ -381,11 +382,14 @@ for row in "${RESULTS[@]}"; do
     printf '%s\n' "$row"
 done
 if [[ $FAILURES -ne 0 ]]; then
-    printf '\ncheck-history: FAILED: %d of %d spec(s) failed.\n' "$FAILURES" "${#SPECS[@]}"
+    printf '\ncheck-history: FAILED: %d of %d spec(s) failed (%ss in all).\n' "$FAILURES" "${#SPECS[@]}" \
+        "$(elapsed_since "$TOTAL_START")"
     exit 1
 fi
 if [[ $GENERATE_ONLY -eq 1 ]]; then
-    printf '\ncheck-history: all %d spec(s) generate (compile skipped: --generate-only).\n' "${#SPECS[@]}"
+    printf '\ncheck-history: all %d spec(s) generate (compile skipped: --generate-only; %ss in all).\n' \
+        "${#SPECS[@]}" "$(elapsed_since "$TOTAL_START")"
 else
-    printf '\ncheck-history: all %d spec(s) generate and compile.\n' "${#SPECS[@]}"
+    printf '\ncheck-history: all %d spec(s) generate and compile (%ss in all).\n' "${#SPECS[@]}" \
+        "$(elapsed_since "$TOTAL_START")"
 fi
