@@ -3,20 +3,19 @@
 #
 # Usage: Scripts/test.sh
 #   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, Scripts/check/lint.sh
-#          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed),
-#          Scripts/check/test-lint.sh (each lint check fails on a planted violation), build (with tests),
+#          (swift format, ruff, the test server's pytest suite, file sizes, generated headers: no build needed) with
+#          Scripts/check/test-lint.sh (each lint check fails on a planted violation) beside it, build (with tests),
 #          `openai-generator check`, the tests (two XCTest processes at once on Linux, Scripts/lib/test-lanes.sh; else
-#          `swift test`), Scripts/bench/test-benchmarks.sh (every Scripts/bench/bench-*.sh in its smoke mode, two at once,
-#          on the debug build), Scripts/check/fuzz.sh 10 (every target: the runtime's parsers, the generated types'
-#          lenient decoding, the generator's YAML loader), Scripts/check/test-app-probes.sh (the README's code compiled as apps configure their
-#          targets, run against the local test server), Scripts/docs/build-docs.sh (documentation, warnings as errors),
-#          Scripts/docs/test-build-docs.sh (a broken symbol link fails the docs build), Scripts/docs/check-docs-site.py (the
-#          merged documentation site: every page reference, and pages rendered in headless Chromium),
-#          Scripts/check/sanitize.sh thread (the
-#          concurrency-heavy tests under ThreadSanitizer), Scripts/spec/tests (pytest: update-spec.sh and fetch-spec.sh
-#          end to end), Scripts/spec/check-history.sh. Three pairs run at once, as one step each (at_once, below):
-#          lint.sh and test-lint.sh; sanitize.sh thread with the three documentation checks beside it; the end-to-end
-#          test and check-history.sh. The summary gives each step's wall and CPU time.
+#          `swift test`), Scripts/check/fuzz.sh 10 (every target: the runtime's parsers, the generated types' lenient
+#          decoding, the generator's YAML loader), Scripts/check/sanitize.sh thread (the concurrency-heavy tests under
+#          ThreadSanitizer) with beside it Scripts/docs/build-docs.sh (documentation, warnings as errors),
+#          Scripts/docs/test-build-docs.sh (a broken symbol link fails the docs build) and Scripts/docs/check-docs-site.py
+#          (the merged documentation site: every page reference, and pages rendered in headless Chromium), then
+#          Scripts/spec/tests (pytest: update-spec.sh and fetch-spec.sh end to end) with beside it, one after another,
+#          Scripts/spec/check-history.sh, Scripts/bench/test-benchmarks.sh (every Scripts/bench/bench-*.sh in its smoke
+#          mode, two at once, on the debug build) and Scripts/check/test-app-probes.sh (the README's code compiled as
+#          apps configure their targets, run against the local test server). Checks run beside another where one
+#          alone leaves a core idle (at_once, below). The summary gives each step's wall and CPU time.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/spec/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_FUZZ=1          skip Scripts/check/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
@@ -297,6 +296,9 @@ step_fuzz() {
 step_lint() { "$ROOT/Scripts/check/lint.sh"; }
 step_test_lint() { "$ROOT/Scripts/check/test-lint.sh"; }
 
+# Scripts/check/test-app-probes.sh, for at_once.
+step_app_probes() { "$ROOT/Scripts/check/test-app-probes.sh"; }
+
 # Scripts/check/sanitize.sh thread, for at_once.
 step_sanitize_thread() { "$ROOT/Scripts/check/sanitize.sh" thread; }
 
@@ -309,21 +311,27 @@ step_documentation() {
     step_docs_site
 }
 
-# Runs two step functions at once, for steps that leave a core idle: FIRST prints as it runs; SECOND's output goes to a
-# file and is printed when both have ended. Fails when either fails, after both have ended, and says which. SECOND
-# runs in a process group of its own (job control on while it starts), which on_exit ends with its children when the
-# script ends first (a failure or an interrupt). Each runs with `set -e` in effect, in a subshell: at_once FIRST SECOND
-# (Pairs that write the same files, or build in the same SwiftPM scratch folder, cannot run at once.)
+# Runs step functions at once, for steps that leave a core idle: FIRST prints as it runs; beside it the others run one
+# after another, their output going to a file that is printed when all have ended. Fails when any fails (the others
+# stop at their first failure), after all have ended, and says which. The others run in a process group of their own
+# (job control on while it starts), which on_exit ends with its children when the script ends first (a failure or an
+# interrupt). Each runs with `set -e` in effect, in a subshell: at_once FIRST SECOND [THIRD...]
+# (Steps that write the same files, or build in the same SwiftPM scratch folder, cannot run at once.)
 at_once() {
-    local first="$1" second="$2" log_dir pid start first_time second_time first_status second_status
+    local first="$1" log_dir pid start first_time others_time first_status others_status
+    shift
+    local -a others=("$@")
     log_dir="$(temp_dir openai-test-at-once)"
-    echo "+ $second, in the background beside $first (its output is printed when both have ended)"
+    echo "+ ${others[*]}, one after another in the background beside $first (their output when all have ended)"
     start="$(now)"
     set -m
     {
         set -e
         trap 'elapsed_since "$start" >"$log_dir/seconds"' EXIT
-        "$second"
+        for step in "${others[@]}"; do
+            printf '\n==> %s\n' "$step"
+            "$step"
+        done
     } >"$log_dir/output.log" 2>&1 </dev/null &
     pid=$!
     set +m
@@ -337,16 +345,16 @@ at_once() {
     first_status=$?
     first_time="$(elapsed_since "$start")"
     wait "$pid"
-    second_status=$?
+    others_status=$?
     set -e
     BACKGROUND_PIDS=()
-    second_time="$(cat "$log_dir/seconds" 2>/dev/null || echo "?")"
-    printf '\n==> %s, run beside %s: its output\n' "$second" "$first"
+    others_time="$(cat "$log_dir/seconds" 2>/dev/null || echo "?")"
+    printf '\n==> %s, run beside %s: their output\n' "${others[*]}" "$first"
     cat "$log_dir/output.log"
     rm -rf "$log_dir"
     printf '\nat once: %s exit status %d after %ss; %s exit status %d after %ss\n' \
-        "$first" "$first_status" "$first_time" "$second" "$second_status" "$second_time"
-    [[ $first_status -eq 0 && $second_status -eq 0 ]]
+        "$first" "$first_status" "$first_time" "${others[*]}" "$others_status" "$others_time"
+    [[ $first_status -eq 0 && $others_status -eq 0 ]]
 }
 
 echo "test.sh: repository $ROOT (CI=${CI:-false})"
@@ -359,13 +367,11 @@ run_step "Lint, and each lint check failing on a violation, at once (Scripts/che
 run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test, in two lanes on Linux)" step_swift_test
-run_step "Benchmarks in smoke mode (Scripts/bench/test-benchmarks.sh)" step_benchmarks
 if [[ "${SKIP_FUZZ:-0}" == "1" ]]; then
     printf '\n==> Fuzzing: skipped (SKIP_FUZZ=1)\n'
 else
     run_step "Every parser under libFuzzer, 10 s each (Scripts/check/fuzz.sh)" step_fuzz
 fi
-run_step "The README's code as apps configure it (Scripts/check/test-app-probes.sh)" "$ROOT/Scripts/check/test-app-probes.sh"
 DOCS_STEP="Documentation, a broken symbol link failing it, the site in a browser (build-docs.sh, test-build-docs.sh,"
 DOCS_STEP+=" check-docs-site.py)"
 if [[ "${SKIP_SANITIZE:-0}" == "1" ]]; then
@@ -375,19 +381,29 @@ else
     run_step "Concurrency tests under ThreadSanitizer (Scripts/check/sanitize.sh thread); beside it: $DOCS_STEP" \
         at_once step_sanitize_thread step_documentation
 fi
-if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
-    printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
-fi
+# The update-spec end-to-end test keeps a core busy for most of its time (its own build in .build/update-spec-e2e aside,
+# it runs the debug generator): the historical specs, the benchmarks' smoke modes and the app probes run beside it.
+# Those two read the build step's products and build in their own folders (the app probes) or not at all.
 if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
     printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'
+    BESIDE_E2E=()
+else
+    BESIDE_E2E=(step_history)
 fi
-if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" != "1" && "${SKIP_HISTORY:-0}" != "1" ]]; then
-    run_step "update-spec.sh end to end and historical specs, at once (pytest Scripts/spec/tests, check-history.sh)" \
-        at_once step_update_spec step_history
-elif [[ "${SKIP_UPDATE_SPEC_TEST:-0}" != "1" ]]; then
-    run_step "update-spec.sh and fetch-spec.sh end to end (pytest Scripts/spec/tests)" step_update_spec
-elif [[ "${SKIP_HISTORY:-0}" != "1" ]]; then
-    run_step "Historical specs generate and compile (Scripts/spec/check-history.sh)" step_history
+BESIDE_E2E+=(step_benchmarks step_app_probes)
+if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
+    printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
+    if [[ "${SKIP_HISTORY:-0}" != "1" ]]; then
+        run_step "Historical specs generate and compile (Scripts/spec/check-history.sh)" step_history
+    fi
+    run_step "Benchmarks in smoke mode (Scripts/bench/test-benchmarks.sh)" step_benchmarks
+    run_step "The README's code as apps configure it (Scripts/check/test-app-probes.sh)" step_app_probes
+else
+    E2E_STEP="update-spec.sh and fetch-spec.sh end to end (pytest Scripts/spec/tests); beside it, one after another:"
+    if [[ "${SKIP_HISTORY:-0}" != "1" ]]; then E2E_STEP+=" historical specs (check-history.sh),"; fi
+    E2E_STEP+=" benchmarks in smoke mode (test-benchmarks.sh), the README's code as apps configure it"
+    E2E_STEP+=" (test-app-probes.sh)"
+    run_step "$E2E_STEP" at_once step_update_spec "${BESIDE_E2E[@]}"
 fi
 
 print_summary
