@@ -175,6 +175,66 @@ skip_unless_ci() {
     printf '%s skipped (CI=true makes this a failure).\n' "$what"
 }
 
+# --- steps at once ----------------------------------------------------------------------------------------------------
+
+# The process groups at_once runs in the background. A script that uses at_once calls end_background_jobs from its EXIT
+# trap, so that they end when it ends before them (a failure or an interrupt).
+BACKGROUND_PIDS=()
+
+# Ends the process groups of BACKGROUND_PIDS (each with its children): end_background_jobs
+end_background_jobs() {
+    local pid
+    for pid in ${BACKGROUND_PIDS[@]+"${BACKGROUND_PIDS[@]}"}; do
+        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    done
+}
+
+# Runs step functions at once, for steps that leave a core idle: FIRST prints as it runs; beside it the others run one
+# after another, their output going to a file that is printed when all have ended. Fails when any fails (the others
+# stop at their first failure), after all have ended, and says which. The others run in a process group of their own
+# (job control on while it starts), which end_background_jobs ends with its children when the script ends first (a
+# failure or an interrupt). Each runs with `set -e` in effect, in a subshell: at_once FIRST SECOND [THIRD...]
+# (Steps that write the same files, or build in the same SwiftPM scratch folder, cannot run at once.)
+at_once() {
+    local first="$1" log_dir pid start first_time others_time first_status others_status
+    shift
+    local -a others=("$@")
+    log_dir="$(temp_dir openai-test-at-once)"
+    echo "+ ${others[*]}, one after another in the background beside $first (their output when all have ended)"
+    start="$(now)"
+    set -m
+    {
+        set -e
+        trap 'elapsed_since "$start" >"$log_dir/seconds"' EXIT
+        for step in "${others[@]}"; do
+            printf '\n==> %s\n' "$step"
+            "$step"
+        done
+    } >"$log_dir/output.log" 2>&1 </dev/null &
+    pid=$!
+    set +m
+    BACKGROUND_PIDS+=("$pid")
+    # `set -e` is off in a function called under `||`, so the status is taken with it off here and on in the subshell.
+    set +e
+    (
+        set -e
+        "$first"
+    )
+    first_status=$?
+    first_time="$(elapsed_since "$start")"
+    wait "$pid"
+    others_status=$?
+    set -e
+    BACKGROUND_PIDS=()
+    others_time="$(cat "$log_dir/seconds" 2>/dev/null || echo "?")"
+    printf '\n==> %s, run beside %s: their output\n' "${others[*]}" "$first"
+    cat "$log_dir/output.log"
+    rm -rf "$log_dir"
+    printf '\nat once: %s exit status %d after %ss; %s exit status %d after %ss\n' \
+        "$first" "$first_status" "$first_time" "${others[*]}" "$others_status" "$others_time"
+    [[ $first_status -eq 0 && $others_status -eq 0 ]]
+}
+
 # --- benchmarks ------------------------------------------------------------------------------------------------------
 
 # Succeeds when a benchmark runs in smoke mode (BENCH_SMOKE=1): the same code path down to its summary lines, on

@@ -15,7 +15,7 @@
 #          Scripts/spec/check-history.sh, Scripts/bench/test-benchmarks.sh (every Scripts/bench/bench-*.sh in its smoke
 #          mode, two at once, on the debug build) and Scripts/check/test-app-probes.sh (the README's code compiled as
 #          apps configure their targets, run against the local test server). Checks run beside another where one
-#          alone leaves a core idle (at_once, below). The summary gives each step's wall and CPU time.
+#          alone leaves a core idle (at_once, Scripts/lib.sh). The summary gives each step's wall and CPU time.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/spec/check-history.sh (it compiles the SDK once per historical spec: slow).
 #   SKIP_FUZZ=1          skip Scripts/check/fuzz.sh (eleven targets, 10 s each, two at once, built in .build-fuzz: about 2 min
@@ -94,15 +94,10 @@ run_step() {
     CURRENT_STEP=""
 }
 
-# Jobs a step runs in the background (at_once): on_exit ends them, with their process group where they have
-# one of their own, when the script ends before they do (a failure or an interrupt).
-BACKGROUND_PIDS=()
-
 on_exit() {
-    local status=$? pid
-    for pid in ${BACKGROUND_PIDS[@]+"${BACKGROUND_PIDS[@]}"}; do
-        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    done
+    local status=$?
+    # The background side of an at_once step (Scripts/lib.sh), when the script ends before it does.
+    end_background_jobs
     if [[ $status -ne 0 && -n "$CURRENT_STEP" ]]; then
         STEP_NAMES+=("$CURRENT_STEP")
         STEP_TIMES+=("$(elapsed_since "$CURRENT_START")")
@@ -309,52 +304,6 @@ step_documentation() {
     echo "+ Scripts/docs/test-build-docs.sh"
     "$ROOT/Scripts/docs/test-build-docs.sh"
     step_docs_site
-}
-
-# Runs step functions at once, for steps that leave a core idle: FIRST prints as it runs; beside it the others run one
-# after another, their output going to a file that is printed when all have ended. Fails when any fails (the others
-# stop at their first failure), after all have ended, and says which. The others run in a process group of their own
-# (job control on while it starts), which on_exit ends with its children when the script ends first (a failure or an
-# interrupt). Each runs with `set -e` in effect, in a subshell: at_once FIRST SECOND [THIRD...]
-# (Steps that write the same files, or build in the same SwiftPM scratch folder, cannot run at once.)
-at_once() {
-    local first="$1" log_dir pid start first_time others_time first_status others_status
-    shift
-    local -a others=("$@")
-    log_dir="$(temp_dir openai-test-at-once)"
-    echo "+ ${others[*]}, one after another in the background beside $first (their output when all have ended)"
-    start="$(now)"
-    set -m
-    {
-        set -e
-        trap 'elapsed_since "$start" >"$log_dir/seconds"' EXIT
-        for step in "${others[@]}"; do
-            printf '\n==> %s\n' "$step"
-            "$step"
-        done
-    } >"$log_dir/output.log" 2>&1 </dev/null &
-    pid=$!
-    set +m
-    BACKGROUND_PIDS+=("$pid")
-    # `set -e` is off in a function called under `||`, so the status is taken with it off here and on in the subshell.
-    set +e
-    (
-        set -e
-        "$first"
-    )
-    first_status=$?
-    first_time="$(elapsed_since "$start")"
-    wait "$pid"
-    others_status=$?
-    set -e
-    BACKGROUND_PIDS=()
-    others_time="$(cat "$log_dir/seconds" 2>/dev/null || echo "?")"
-    printf '\n==> %s, run beside %s: their output\n' "${others[*]}" "$first"
-    cat "$log_dir/output.log"
-    rm -rf "$log_dir"
-    printf '\nat once: %s exit status %d after %ss; %s exit status %d after %ss\n' \
-        "$first" "$first_status" "$first_time" "${others[*]}" "$others_status" "$others_time"
-    [[ $first_status -eq 0 && $others_status -eq 0 ]]
 }
 
 echo "test.sh: repository $ROOT (CI=${CI:-false})"
