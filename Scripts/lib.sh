@@ -181,7 +181,9 @@ skip_unless_ci() {
 # trap, so that they end when it ends before them (a failure or an interrupt).
 BACKGROUND_PIDS=()
 
-# Ends the process groups of BACKGROUND_PIDS (each with its children): end_background_jobs
+# Sends TERM to the process groups of BACKGROUND_PIDS: end_background_jobs. A command in them that makes a process
+# group of its own (coreutils' `timeout`, which test-benchmarks.sh runs each benchmark under) is not reached; its own
+# limit ends it.
 end_background_jobs() {
     local pid
     for pid in ${BACKGROUND_PIDS[@]+"${BACKGROUND_PIDS[@]}"}; do
@@ -191,10 +193,13 @@ end_background_jobs() {
 
 # Runs step functions at once, for steps that leave a core idle: FIRST prints as it runs; beside it the others run one
 # after another, their output going to a file that is printed when all have ended. Fails when any fails (the others
-# stop at their first failure), after all have ended, and says which. The others run in a process group of their own
-# (job control on while it starts), which end_background_jobs ends with its children when the script ends first (a
-# failure or an interrupt). Each runs with `set -e` in effect, in a subshell: at_once FIRST SECOND [THIRD...]
-# (Steps that write the same files, or build in the same SwiftPM scratch folder, cannot run at once.)
+# stop at their first failure), after all have ended, with the first failing status, and says which. The others run in
+# a process group of their own (job control on while it starts), which end_background_jobs ends when the script ends
+# first (a failure or an interrupt): an interrupt ends them at once, even when FIRST catches it and exits normally
+# (pytest exits with status 2). Each side runs in a subshell with `set -e` in effect, which needs at_once itself called
+# with `set -e` in effect: never under `if`, `||`, `&&` or `!` (as run_step calls it). Leaves `set -e` on and `set -m`
+# off. (Steps that write the same files, or build in the same SwiftPM scratch folder, cannot run at once.)
+# at_once FIRST SECOND [THIRD...]
 at_once() {
     local first="$1" log_dir pid start first_time others_time first_status others_status
     shift
@@ -202,6 +207,9 @@ at_once() {
     log_dir="$(temp_dir openai-test-at-once)"
     echo "+ ${others[*]}, one after another in the background beside $first (their output when all have ended)"
     start="$(now)"
+    # An interrupt reaches FIRST (the terminal's process group), not the others: end them, then die of it as before.
+    trap 'end_background_jobs; echo "at once: interrupted; the output of ${others[*]} is in $log_dir" >&2
+        trap - INT; kill -INT $$' INT
     set -m
     {
         set -e
@@ -212,9 +220,9 @@ at_once() {
         done
     } >"$log_dir/output.log" 2>&1 </dev/null &
     pid=$!
-    set +m
     BACKGROUND_PIDS+=("$pid")
-    # `set -e` is off in a function called under `||`, so the status is taken with it off here and on in the subshell.
+    set +m
+    # Each side's status is taken with `set -e` off here; inside the subshells it is on.
     set +e
     (
         set -e
@@ -225,6 +233,7 @@ at_once() {
     wait "$pid"
     others_status=$?
     set -e
+    trap - INT
     BACKGROUND_PIDS=()
     others_time="$(cat "$log_dir/seconds" 2>/dev/null || echo "?")"
     printf '\n==> %s, run beside %s: their output\n' "${others[*]}" "$first"
@@ -232,7 +241,8 @@ at_once() {
     rm -rf "$log_dir"
     printf '\nat once: %s exit status %d after %ss; %s exit status %d after %ss\n' \
         "$first" "$first_status" "$first_time" "${others[*]}" "$others_status" "$others_time"
-    [[ $first_status -eq 0 && $others_status -eq 0 ]]
+    if [[ $first_status -ne 0 ]]; then return "$first_status"; fi
+    return "$others_status"
 }
 
 # --- benchmarks ------------------------------------------------------------------------------------------------------

@@ -50,14 +50,14 @@ STEP_RESULTS=()
 TOTAL_START="$(now)"
 TOTAL_CPU_START="$(children_cpu_seconds)"
 
-# Prints the CPU seconds used since a `children_cpu_seconds` figure, or `-` where there is none (no /proc): cpu_since
-# START. A figure near twice the wall time means the step kept both cores of a 2-core machine busy.
+# Prints the CPU seconds used since a `children_cpu_seconds` figure (`12.3s`), or `-` where there is none (no /proc):
+# cpu_since START. A figure near twice the wall time means the step kept both cores of a 2-core machine busy.
 cpu_since() {
     local end
     end="$(children_cpu_seconds)"
     if [[ "$1" =~ ^[0-9]+\.[0-9]$ && "$end" =~ ^[0-9]+\.[0-9]$ ]]; then
         local tenths=$((10#${end/./} - 10#${1/./}))
-        printf '%d.%d\n' $((tenths / 10)) $((tenths % 10))
+        printf '%d.%ds\n' $((tenths / 10)) $((tenths % 10))
     else
         echo "-"
     fi
@@ -68,9 +68,9 @@ print_summary() {
     printf '\n==> Summary (seconds: wall time, and CPU time of the step'"'"'s processes on every core)\n'
     printf '  %-8s %9s %9s  %s\n' result wall cpu step
     for i in "${!STEP_NAMES[@]}"; do
-        printf '  %-8s %8ss %8ss  %s\n' "${STEP_RESULTS[$i]}" "${STEP_TIMES[$i]}" "${STEP_CPU[$i]}" "${STEP_NAMES[$i]}"
+        printf '  %-8s %8ss %9s  %s\n' "${STEP_RESULTS[$i]}" "${STEP_TIMES[$i]}" "${STEP_CPU[$i]}" "${STEP_NAMES[$i]}"
     done
-    printf '  %-8s %8ss %8ss\n' total "$(elapsed_since "$TOTAL_START")" "$(cpu_since "$TOTAL_CPU_START")"
+    printf '  %-8s %8ss %9s\n' total "$(elapsed_since "$TOTAL_START")" "$(cpu_since "$TOTAL_CPU_START")"
 }
 
 CURRENT_STEP=""
@@ -237,9 +237,13 @@ step_swift_test() {
 
 # Scripts/bench/test-benchmarks.sh: every benchmark in its smoke mode (a few seconds each, on the debug build just made), so
 # that a benchmark that no longer builds or traps fails here. It reads SCRATCH_PATH from the environment.
+# OPENAI_GENERATOR names the debug generator the build step made, which bench-diff.sh and bench-generate.sh would
+# otherwise build themselves: beside the end-to-end test, which runs that binary, nothing may relink it.
 step_benchmarks() {
-    echo "+ ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/bench/test-benchmarks.sh"
-    "$ROOT/Scripts/bench/test-benchmarks.sh"
+    local generator
+    generator="$(swift_bin_path debug)/openai-generator"
+    echo "+ OPENAI_GENERATOR=$generator ${SCRATCH_PATH:+SCRATCH_PATH=$SCRATCH_PATH }Scripts/bench/test-benchmarks.sh"
+    OPENAI_GENERATOR="$generator" "$ROOT/Scripts/bench/test-benchmarks.sh"
 }
 
 # Scripts/docs/build-docs.sh: the documentation from the debug build's symbol graphs, docc warnings as errors. It reads
@@ -332,7 +336,9 @@ else
 fi
 # The update-spec end-to-end test keeps a core busy for most of its time (its own build in .build/update-spec-e2e aside,
 # it runs the debug generator): the historical specs, the benchmarks' smoke modes and the app probes run beside it.
-# Those two read the build step's products and build in their own folders (the app probes) or not at all.
+# Those two run the build step's products: the app probes build in .build/app-probes; the benchmarks' smoke modes
+# build their executables in .build only when stale (after the build step, nothing to do) and take the generator as it
+# is (step_benchmarks).
 if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
     printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'
     BESIDE_E2E=()

@@ -11,6 +11,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 LIB = Path(__file__).resolve().parents[2] / "lib.sh"
 
 PROLOGUE = f"""\
@@ -98,24 +100,34 @@ def test_a_failing_first_step_stops_at_its_failure_and_waits_for_the_others(tmp_
     assert seconds and float(seconds.group(1)) >= 0.5, "the background side's own time, its sleep included"
 
 
-def test_an_interrupt_ends_the_background_side_with_its_children(tmp_path):
+# A first step that dies of the interrupt, and one that catches it and exits with status 2, as pytest does.
+INTERRUPTED_FIRST_STEPS = {
+    "dies": "sleep 60",
+    "catches": "python3 -c 'import time\ntry: time.sleep(60)\nexcept KeyboardInterrupt: raise SystemExit(2)'",
+}
+
+
+@pytest.mark.parametrize("first_step", sorted(INTERRUPTED_FIRST_STEPS))
+def test_an_interrupt_ends_the_script_and_the_background_side_with_its_children(tmp_path, first_step):
     marker = tmp_path / "background.pid"
     script = tmp_path / "steps.sh"
     script.write_text(
         PROLOGUE
         + textwrap.dedent(
             f"""\
-            first() {{ sleep 60; }}
+            first() {{ {INTERRUPTED_FIRST_STEPS[first_step]}; }}
             second() {{ sleep 61 & echo $! >{marker}; wait; }}
             at_once first second
+            echo "went on after the interrupt"
             """
         )
     )
     process = subprocess.Popen(
         ["bash", str(script)],
         stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
         env={**os.environ, "TMPDIR": str(tmp_path)},
     )
@@ -123,9 +135,12 @@ def test_an_interrupt_ends_the_background_side_with_its_children(tmp_path):
     while not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     sleeper = int(marker.read_text())
+    time.sleep(0.3)  # the first step is running
     # Ctrl-C: SIGINT to the script's process group, which the background side is not in.
     os.killpg(process.pid, signal.SIGINT)
-    assert process.wait(timeout=10) != 0
+    out, err = process.communicate(timeout=10)
+    assert process.returncode != 0, (out, err)
+    assert "went on after the interrupt" not in out
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and Path(f"/proc/{sleeper}").exists():
         time.sleep(0.05)
