@@ -88,7 +88,7 @@ elapsed_since() {
 
 # Prints the CPU seconds (user and system, one decimal) that this shell's finished children have used so far, from
 # /proc/$$/stat (the `cutime` and `cstime` fields, in clock ticks); prints nothing where there is no /proc (macOS).
-# A step's CPU time is the difference of two calls: children_cpu_seconds
+# A step's CPU time is the difference of two calls (cpu_since): children_cpu_seconds
 children_cpu_seconds() {
     local ticks
     [[ -r "/proc/$$/stat" ]] || return 0
@@ -96,6 +96,19 @@ children_cpu_seconds() {
     # The fields after the command name in parentheses (which may hold spaces): cutime and cstime are the 14th and
     # 15th of them (fields 16 and 17 of proc(5)).
     sed 's/^.*) //' "/proc/$$/stat" | awk -v hz="$ticks" '{ printf "%.1f\n", ($14 + $15) / hz }'
+}
+
+# Prints the CPU seconds used since a `children_cpu_seconds` figure (`12.3s`), or `-` where there is none (no /proc):
+# cpu_since START. A figure near twice the wall time means the step kept both cores of a 2-core machine busy.
+cpu_since() {
+    local end
+    end="$(children_cpu_seconds)"
+    if [[ "$1" =~ ^[0-9]+\.[0-9]$ && "$end" =~ ^[0-9]+\.[0-9]$ ]]; then
+        local tenths=$((10#${end/./} - 10#${1/./}))
+        printf '%d.%ds\n' $((tenths / 10)) $((tenths % 10))
+    else
+        echo "-"
+    fi
 }
 
 # Prints the median of the numbers given (the middle one; for an even count the mean of the two middle ones, as

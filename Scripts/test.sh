@@ -50,19 +50,6 @@ STEP_RESULTS=()
 TOTAL_START="$(now)"
 TOTAL_CPU_START="$(children_cpu_seconds)"
 
-# Prints the CPU seconds used since a `children_cpu_seconds` figure (`12.3s`), or `-` where there is none (no /proc):
-# cpu_since START. A figure near twice the wall time means the step kept both cores of a 2-core machine busy.
-cpu_since() {
-    local end
-    end="$(children_cpu_seconds)"
-    if [[ "$1" =~ ^[0-9]+\.[0-9]$ && "$end" =~ ^[0-9]+\.[0-9]$ ]]; then
-        local tenths=$((10#${end/./} - 10#${1/./}))
-        printf '%d.%ds\n' $((tenths / 10)) $((tenths % 10))
-    else
-        echo "-"
-    fi
-}
-
 print_summary() {
     local i
     printf '\n==> Summary (seconds: wall time, and CPU time of the step'"'"'s processes on every core)\n'
@@ -339,6 +326,14 @@ fi
 # Those two run the build step's products: the app probes build in .build/app-probes; the benchmarks' smoke modes
 # build their executables in .build only when stale (after the build step, nothing to do) and take the generator as it
 # is (step_benchmarks).
+# The title of each check that runs beside the end-to-end test, as a step of its own or in the end-to-end test's title.
+beside_e2e_title() {
+    case "$1" in
+        step_history) echo "Historical specs generate and compile (Scripts/spec/check-history.sh)" ;;
+        step_benchmarks) echo "Benchmarks in smoke mode (Scripts/bench/test-benchmarks.sh)" ;;
+        step_app_probes) echo "The README's code as apps configure it (Scripts/check/test-app-probes.sh)" ;;
+    esac
+}
 if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
     printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'
     BESIDE_E2E=()
@@ -348,17 +343,15 @@ fi
 BESIDE_E2E+=(step_benchmarks step_app_probes)
 if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
     printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
-    if [[ "${SKIP_HISTORY:-0}" != "1" ]]; then
-        run_step "Historical specs generate and compile (Scripts/spec/check-history.sh)" step_history
-    fi
-    run_step "Benchmarks in smoke mode (Scripts/bench/test-benchmarks.sh)" step_benchmarks
-    run_step "The README's code as apps configure it (Scripts/check/test-app-probes.sh)" step_app_probes
+    for check in "${BESIDE_E2E[@]}"; do
+        run_step "$(beside_e2e_title "$check")" "$check"
+    done
 else
     E2E_STEP="update-spec.sh and fetch-spec.sh end to end (pytest Scripts/spec/tests); beside it, one after another:"
-    if [[ "${SKIP_HISTORY:-0}" != "1" ]]; then E2E_STEP+=" historical specs (check-history.sh),"; fi
-    E2E_STEP+=" benchmarks in smoke mode (test-benchmarks.sh), the README's code as apps configure it"
-    E2E_STEP+=" (test-app-probes.sh)"
-    run_step "$E2E_STEP" at_once step_update_spec "${BESIDE_E2E[@]}"
+    for check in "${BESIDE_E2E[@]}"; do
+        E2E_STEP+=" $(beside_e2e_title "$check");"
+    done
+    run_step "${E2E_STEP%;}" at_once step_update_spec "${BESIDE_E2E[@]}"
 fi
 
 print_summary
