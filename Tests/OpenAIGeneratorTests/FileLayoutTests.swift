@@ -115,7 +115,7 @@ final class FileLayoutTests: XCTestCase {
         XCTAssertGreaterThan(paths.count, 1, "\(paths)")
         let main = try XCTUnwrap(files["Types/Shared/Shared.swift"], "\(paths)")
         XCTAssertTrue(main.hasPrefix(OutputWriter.headerPrefix))
-        XCTAssertTrue(main.contains("public indirect enum Shape: Codable, Equatable, Sendable"))
+        XCTAssertTrue(main.contains("public indirect enum Shape: Codable, MemberwiseEquatable, Sendable"))
         XCTAssertTrue(main.contains("case circle(Shape.Circle)"))
         // The enum closes before any extension.
         let enumEnd = try XCTUnwrap(main.range(of: "    case unknown(JSONValue)"), main)
@@ -124,7 +124,7 @@ final class FileLayoutTests: XCTestCase {
         }
         for nested in ["Circle", "Square", "Triangle"] {
             let holders = paths.filter {
-                files[$0]!.contains("\n    public struct \(nested): Codable, Equatable, Sendable")
+                files[$0]!.contains("\n    public struct \(nested): Codable, MemberwiseEquatable, Sendable")
             }
             XCTAssertEqual(holders.count, 1, "\(nested): \(holders)")
             XCTAssertTrue(files[holders[0]]!.contains("\nextension Shape {\n"), holders[0])

@@ -30,6 +30,14 @@ public enum Naming {
         "Type", "Protocol", "Self", "Any", "CodingKeys", "Swift", "Foundation", "OpenAI", "OpenAIAdmin",
     ]
 
+    /// Member names the generated code declares or calls unqualified inside every struct and
+    /// union: a property or union case the spec gives one of them is numbered (`equal2`). `equal`
+    /// is the runtime function that `isMemberwiseEqual(to:)` compares with
+    /// (``DeclarationRenderer/renderEquality(members:into:)``).
+    static let reservedMemberNames: Set<String> = [
+        "additionalProperties", "specDeviations", "undeclaredMembers", "isMemberwiseEqual", "equal",
+    ]
+
     /// Names the hand-written runtime and the generated code use unqualified, or that user code
     /// reaches for: `Error` → `ErrorObject`. Includes ``reservedTypeNames``.
     static let runtimeTypeNames: Set<String> = reservedTypeNames.union([
@@ -43,6 +51,7 @@ public enum Naming {
         "RequestOptions", "HTTPRequest", "HTTPResponse", "HTTPTransport", "URLSessionTransport",
         "APIRequest", "Indirect", "RetryPolicy", "MultipartForm", "MultipartFormEncodable",
         "ServerSentEvent", "ServerSentEventParser", "ServerSentEventStream", "EmbeddingVector",
+        "MemberwiseEquatable",
     ])
 
     /// Splits `text` into words at `_`, `-`, `.`, `/`, spaces and other punctuation, and at

@@ -7,8 +7,9 @@ struct DeclarationRenderer {
 
     /// What every generated struct and union conforms to. `Equatable`, not `Hashable`: hashing
     /// reply values is rare, and `hash(into:)` was a sixteenth of the SDK's compiled code (open
-    /// enums, which are set members and dictionary keys, stay `Hashable`).
-    static let valueConformances = "Codable, Equatable, Sendable"
+    /// enums, which are set members and dictionary keys, stay `Hashable`). `Equatable` through
+    /// `MemberwiseEquatable` (``renderEquality(members:into:)``).
+    static let valueConformances = "Codable, MemberwiseEquatable, Sendable"
 
     func render(_ declaration: Declaration, into printer: inout CodePrinter) {
         switch declaration {
@@ -102,6 +103,11 @@ struct DeclarationRenderer {
             renderDecoder(decl, stored: stored, constants: constants, into: &body)
             body.line()
             renderEncoder(decl, stored: stored, constants: constants, into: &body)
+            body.line()
+            renderEquality(
+                members: stored.map(\.storageName) + (decl.additionalProperties == nil ? [] : ["additionalProperties"])
+                    + ["specDeviations", "undeclaredMembers"],
+                into: &body)
             if let page = decl.page {
                 body.line()
                 body.line("/// The items of this page (`data`).")
@@ -287,6 +293,21 @@ struct DeclarationRenderer {
         }
     }
 
+    /// A struct's `isMemberwiseEqual(to:)`: each stored property (by its storage name) in turn,
+    /// what a derived `==` compares. The comparisons call the runtime's `equal(_:_:)`, not `==`: the
+    /// compiler weighs every overload of `==` in scope for each `==` it type-checks, a derived
+    /// conformance's included, and that was a fifth of the `OpenAI` module's debug build
+    /// (CONTRIBUTING § Build cost).
+    func renderEquality(members: [String], into printer: inout CodePrinter) {
+        printer.line("/// Whether every stored property equals `other`'s, in declaration order: what `==` compares.")
+        printer.block("\(access) func isMemberwiseEqual(to other: Self) -> Swift.Bool") { body in
+            for member in members.dropLast() {
+                body.line("guard equal(self.\(member), other.\(member)) else { return false }")
+            }
+            body.line("return equal(self.\(members.last!), other.\(members.last!))")
+        }
+    }
+
     func renderOpenEnum(_ decl: OpenEnumDecl, into printer: inout CodePrinter) {
         printer.documentation(
             decl.documentation.summary,
@@ -375,6 +396,16 @@ struct DeclarationRenderer {
                         switchBody.line("case .\(unionCase.name)(let value): try value.encode(to: encoder)")
                     }
                     switchBody.line("case .unknown(let value): try value.encode(to: encoder)")
+                }
+            }
+            body.line()
+            body.line("/// Whether `other` is the same case with an equal payload: what `==` compares.")
+            body.block("\(access) func isMemberwiseEqual(to other: Self) -> Swift.Bool") { method in
+                method.switchBlock("switch (self, other)") { switchBody in
+                    for name in decl.cases.map(\.name) + ["unknown"] {
+                        switchBody.line("case (.\(name)(let lhs), .\(name)(let rhs)): return equal(lhs, rhs)")
+                    }
+                    switchBody.line("default: return false")
                 }
             }
             for nested in decl.nested {

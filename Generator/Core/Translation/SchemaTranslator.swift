@@ -447,7 +447,7 @@ struct SchemaTranslator {
                     schema))
         }
         var properties: [Property] = []
-        var usedNames: Set<String> = ["additionalProperties", "specDeviations", "undeclaredMembers"]
+        var usedNames = Naming.reservedMemberNames
         for (wireName, propertySchema) in flattened.properties where !Self.isSDKOnly(propertySchema) {
             let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
             let described = memberDocumentation(description: nil, schema: propertySchema)
@@ -610,7 +610,7 @@ struct SchemaTranslator {
         // name without the prefix all variants share, else the title, else the JSON kind.
         let refNames = branches.map { $0.ref.map { componentTypeNames[$0] ?? $0 } }
         let prefix = UnionCaseNaming.commonWordPrefix(refNames.compactMap { $0 }, minimumCount: branches.count)
-        var used: Set<String> = ["unknown"]
+        var used = Naming.reservedMemberNames.union(["unknown"])
         var cases: [UnionCase] = []
         for (index, branch) in branches.enumerated() {
             let base = UnionCaseNaming.base(

@@ -10,7 +10,7 @@
 // file: Resources/OrganizationAPI.swift
 // file: Resources/ProjectsAPI.swift
 // file: TypeIndex.swift
-// file: Types/AuditLogs/AuditLogs+AuditLog+LoginFailed.swift
+// file: Types/AuditLogs/AuditLogs+AuditLog+InviteAccepted.swift
 // file: Types/AuditLogs/AuditLogs.swift
 // file: Types/Certificates/Certificates.swift
 // file: Types/DataRetention/DataRetention.swift

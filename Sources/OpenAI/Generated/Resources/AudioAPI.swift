@@ -153,7 +153,7 @@ extension AudioTranscriptionsAPI {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1transcriptions/post/responses/200/content/application~1json/schema`.
-    public indirect enum CreateResponseValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum CreateResponseValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Represents a transcription response returned by model, based on the provided input.
         case json(CreateTranscriptionResponseJSON)
         /// Represents a diarized transcription response returned by the model, including the combined transcript and speaker-segment annotations.
@@ -193,6 +193,17 @@ extension AudioTranscriptionsAPI {
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.json(let lhs), .json(let rhs)): return equal(lhs, rhs)
+            case (.diarizedJSON(let lhs), .diarizedJSON(let rhs)): return equal(lhs, rhs)
+            case (.verboseJSON(let lhs), .verboseJSON(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -224,7 +235,7 @@ extension AudioTranslationsAPI {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1translations/post/responses/200/content/application~1json/schema`.
-    public indirect enum CreateResponseValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum CreateResponseValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         case json(CreateTranslationResponseJSON)
         case verboseJSON(CreateTranslationResponseVerboseJSON)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -253,6 +264,16 @@ extension AudioTranslationsAPI {
             case .json(let value): try value.encode(to: encoder)
             case .verboseJSON(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.json(let lhs), .json(let rhs)): return equal(lhs, rhs)
+            case (.verboseJSON(let lhs), .verboseJSON(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

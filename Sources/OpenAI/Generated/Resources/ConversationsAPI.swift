@@ -235,7 +235,7 @@ extension ConversationsItemsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/post/requestBody/content/application~1json/schema`.
-    public struct CreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The items to add to the conversation. You may add up to 20 items at a time.
         ///
         /// At most 20 items.
@@ -273,6 +273,13 @@ extension ConversationsItemsAPI {
             var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.items, "items")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.items, other.items) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

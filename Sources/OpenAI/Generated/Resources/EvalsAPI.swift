@@ -165,7 +165,7 @@ extension EvalsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/post/requestBody/content/application~1json/schema`.
-    public struct UpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct UpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Rename the evaluation.
         public var name: Swift.String?
         /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -216,10 +216,18 @@ extension EvalsAPI {
             try writer.encodeIfPresent(self.metadata, "metadata")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.metadata, other.metadata) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct DeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var object: Swift.String
         public var deleted: Swift.Bool
         public var evalID: Swift.String
@@ -263,6 +271,15 @@ extension EvalsAPI {
             try writer.encode(self.deleted, "deleted")
             try writer.encode(self.evalID, "eval_id")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.object, other.object) else { return false }
+            guard equal(self.deleted, other.deleted) else { return false }
+            guard equal(self.evalID, other.evalID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }
@@ -451,7 +468,7 @@ extension EvalsRunsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct DeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var object: Swift.String?
         public var deleted: Swift.Bool?
         public var runID: Swift.String?
@@ -495,6 +512,15 @@ extension EvalsRunsAPI {
             try writer.encodeIfPresent(self.deleted, "deleted")
             try writer.encodeIfPresent(self.runID, "run_id")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.object, other.object) else { return false }
+            guard equal(self.deleted, other.deleted) else { return false }
+            guard equal(self.runID, other.runID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -170,7 +170,7 @@ extension OrganizationAdminAPIKeysAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys/post/requestBody/content/application~1json/schema`.
-    public struct CreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String
         /// The number of seconds until the API key expires. Omit this field for a key that does not expire.
         ///
@@ -217,10 +217,18 @@ extension OrganizationAdminAPIKeysAPI {
             try writer.encodeIfPresent(self.expiresInSeconds, "expires_in_seconds")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.expiresInSeconds, other.expiresInSeconds) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys~1{key_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct DeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var id: Swift.String
         public var deleted: Swift.Bool
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -261,6 +269,14 @@ extension OrganizationAdminAPIKeysAPI {
             try writer.encode(self.id, "id")
             try writer.encode(self.deleted, "deleted")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.deleted, other.deleted) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }
@@ -366,7 +382,7 @@ extension OrganizationAuditLogsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1organization~1audit_logs/get/parameters/0/schema`.
-    public struct ListEffectiveAt: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ListEffectiveAt: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Return only events whose `effective_at` (Unix seconds) is greater than this value.
         public var gt: Swift.Int?
         /// Return only events whose `effective_at` (Unix seconds) is greater than or equal to this value.
@@ -425,6 +441,16 @@ extension OrganizationAuditLogsAPI {
             try writer.encodeIfPresent(self.lt, "lt")
             try writer.encodeIfPresent(self.lte, "lte")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.gt, other.gt) else { return false }
+            guard equal(self.gte, other.gte) else { return false }
+            guard equal(self.lt, other.lt) else { return false }
+            guard equal(self.lte, other.lte) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

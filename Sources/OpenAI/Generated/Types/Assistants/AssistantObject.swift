@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantObject`.
-public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssistantObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the assistant was created.
@@ -153,10 +153,28 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolResources, other.toolResources) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -193,12 +211,23 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+            case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ToolResources: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var codeInterpreter: AssistantObject.ToolResources.CodeInterpreter?
         public var fileSearch: AssistantObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -239,8 +268,16 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+            guard equal(self.fileSearch, other.fileSearch) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct CodeInterpreter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
             ///
             /// At most 20 items.
@@ -279,10 +316,17 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.fileIDs, other.fileIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct FileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             ///
             /// At most 1 item.
@@ -320,6 +364,13 @@ public struct AssistantObject: Codable, Equatable, Sendable, SpecDeviationReport
                 var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.vectorStoreIDs, other.vectorStoreIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
         }
     }

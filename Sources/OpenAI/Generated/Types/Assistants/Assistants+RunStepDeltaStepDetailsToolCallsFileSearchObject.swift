@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// File search tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFileSearchObject`.
-public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the tool call in the tool calls array.
     public var index: Swift.Int
     /// The ID of the tool call object.
@@ -62,12 +62,21 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Equatab
         try writer.encode(self.fileSearch, "file_search")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.fileSearch, other.fileSearch) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Function tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject`.
-public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the tool call in the tool calls array.
     public var index: Swift.Int
     /// The ID of the tool call object.
@@ -123,10 +132,19 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The definition of the function that was called.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject/properties/function`.
-    public struct Function: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Function: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String?
         /// The arguments passed to the function.
@@ -179,13 +197,22 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Equatable
             try writer.encodeIfPresent(self.output, "output")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Details of the tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
-public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDeltaStepDetailsToolCallsObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
     public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -225,10 +252,17 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendab
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.toolCalls, other.toolCalls) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public indirect enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolCall: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
         case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
         /// Selected when `type` is `file_search`.
@@ -265,13 +299,24 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Equatable, Sendab
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+            case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Details of the message creation by the run step.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject`.
-public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsMessageCreationObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -307,8 +352,15 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.messageCreation, other.messageCreation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject/properties/message_creation`.
-    public struct MessageCreation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct MessageCreation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the message that was created by this run step.
         public var messageID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -345,13 +397,20 @@ public struct RunStepDetailsMessageCreationObject: Codable, Equatable, Sendable,
             try writer.encode(self.messageID, "message_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.messageID, other.messageID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Details of the Code Interpreter tool call the run step was involved in.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject`.
-public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsCodeObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call.
     public var id: Swift.String
     /// The Code Interpreter tool call definition.
@@ -400,10 +459,18 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The Code Interpreter tool call definition.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject/properties/code_interpreter`.
-    public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CodeInterpreter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The input to the Code Interpreter tool call.
         public var input: Swift.String
         /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
@@ -450,10 +517,18 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.outputs, other.outputs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
-        public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
             /// Text output from the Code Interpreter tool call as part of a run step. Selected when `type` is `logs`.
             case logs(RunStepDetailsToolCallsCodeOutputLogsObject)
             /// Selected when `type` is `image`.
@@ -485,6 +560,16 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.logs(let lhs), .logs(let rhs)): return equal(lhs, rhs)
+                case (.image(let lhs), .image(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
     }
 }
@@ -492,7 +577,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, S
 /// Code Interpreter image output
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject`.
-public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var image: RunStepDetailsToolCallsCodeOutputImageObject.Image
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -528,8 +613,15 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.image, other.image) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject/properties/image`.
-    public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Image: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -566,13 +658,20 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, 
             try writer.encode(self.fileID, "file_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Text output from the Code Interpreter tool call as part of a run step.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputLogsObject`.
-public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text output from the Code Interpreter tool call.
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -611,12 +710,19 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, S
         try writer.encode(self.logs, "logs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.logs, other.logs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// File search tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchObject`.
-public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsFileSearchObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call object.
     public var id: Swift.String
     /// For now, this is always going to be an empty object.
@@ -665,10 +771,18 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.fileSearch, other.fileSearch) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// For now, this is always going to be an empty object.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchObject/properties/file_search`.
-    public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ranking options for the file search.
         public var rankingOptions: RunStepDetailsToolCallsFileSearchRankingOptionsObject?
         /// The results of the file search.
@@ -714,13 +828,21 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Equatable, Senda
             try writer.encodeIfPresent(self.results, "results")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.rankingOptions, other.rankingOptions) else { return false }
+            guard equal(self.results, other.results) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The ranking options for the file search.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
-public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search. If not specified will use the `auto` ranker.
     public var ranker: FileSearchRanker
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
@@ -768,12 +890,20 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Eq
         try writer.encode(self.scoreThreshold, "score_threshold")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.ranker, other.ranker) else { return false }
+        guard equal(self.scoreThreshold, other.scoreThreshold) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A result instance of the file search.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject`.
-public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the file that result was found in.
     public var fileID: Swift.String
     /// The name of the file that result was found in.
@@ -836,8 +966,18 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.fileName, other.fileName) else { return false }
+        guard equal(self.score, other.score) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject/properties/content/items`.
-    public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ContentItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The text content of the file.
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -876,13 +1016,20 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Equatable,
             try writer.encodeIfPresent(self.text, "text")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Function tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFunctionObject`.
-public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsFunctionObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call object.
     public var id: Swift.String
     /// The definition of the function that was called.
@@ -931,10 +1078,18 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The definition of the function that was called.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFunctionObject/properties/function`.
-    public struct Function: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Function: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String
         /// The arguments passed to the function.
@@ -987,13 +1142,22 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Equatable, Sendabl
             try writer.encode(self.output, "output")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Details of the tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsObject`.
-public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepDetailsToolCallsObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
     public var toolCalls: [RunStepDetailsToolCallsObject.ToolCall]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1033,10 +1197,17 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.toolCalls, other.toolCalls) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public indirect enum ToolCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolCall: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
         case codeInterpreter(RunStepDetailsToolCallsCodeObject)
         /// Selected when `type` is `file_search`.
@@ -1073,13 +1244,24 @@ public struct RunStepDetailsToolCallsObject: Codable, Equatable, Sendable, SpecD
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+            case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Tool call objects
 ///
 /// - Remark: Generated from `#/components/schemas/RunToolCallObject`.
-public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunToolCallObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call. This ID must be referenced when you submit the tool outputs in using the [Submit tool outputs to run](https://platform.openai.com/docs/api-reference/runs/submitToolOutputs) endpoint.
     public var id: Swift.String
     /// The function definition.
@@ -1128,10 +1310,18 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The function definition.
     ///
     /// - Remark: Generated from `#/components/schemas/RunToolCallObject/properties/function`.
-    public struct Function: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Function: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String
         /// The arguments that the model expects you to pass to the function.
@@ -1177,11 +1367,19 @@ public struct RunToolCallObject: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encode(self.arguments, "arguments")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest`.
-public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SubmitToolOutputsRunRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A list of tools for which the outputs are being submitted.
     public var toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput]
     /// If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
@@ -1228,8 +1426,16 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.toolOutputs, other.toolOutputs) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest/properties/tool_outputs/items`.
-    public struct ToolOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ToolOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the tool call in the `required_action` object within the run object the output is being submitted for.
         public var toolCallID: Swift.String?
         /// The output of the tool call to be submitted to continue the run.
@@ -1275,13 +1481,21 @@ public struct SubmitToolOutputsRunRequest: Codable, Equatable, Sendable, SpecDev
             try writer.encodeIfPresent(self.output, "output")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.toolCallID, other.toolCallID) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Represents a thread that contains [messages](https://platform.openai.com/docs/api-reference/messages).
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadObject`.
-public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the thread was created.
@@ -1349,10 +1563,20 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.toolResources, other.toolResources) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ToolResources: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var codeInterpreter: ThreadObject.ToolResources.CodeInterpreter?
         public var fileSearch: ThreadObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1393,8 +1617,16 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+            guard equal(self.fileSearch, other.fileSearch) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct CodeInterpreter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             ///
             /// At most 20 items.
@@ -1433,10 +1665,17 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.fileIDs, other.fileIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct FileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             ///
             /// At most 1 item.
@@ -1475,6 +1714,13 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.vectorStoreIDs, other.vectorStoreIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1482,7 +1728,7 @@ public struct ThreadObject: Codable, Equatable, Sendable, SpecDeviationReporting
 /// Occurs when a new [thread](https://platform.openai.com/docs/api-reference/threads/object) is created.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadStreamEvent/oneOf/0`.
-public struct ThreadStreamEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ThreadStreamEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether to enable input audio transcription.
     public var enabled: Swift.Bool?
     /// Represents a thread that contains [messages](https://platform.openai.com/docs/api-reference/messages).
@@ -1530,12 +1776,20 @@ public struct ThreadStreamEvent: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Controls for how a thread will be truncated prior to the run. Use this to control the initial context window of the run.
 ///
 /// - Remark: Generated from `#/components/schemas/TruncationObject`.
-public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TruncationObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
     public var type: TruncationObject.TypeValue
     /// The number of most recent messages from the thread when constructing the context for the run.
@@ -1582,6 +1836,14 @@ public struct TruncationObject: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.type, "type")
         try writer.encodeIfPresent(self.lastMessages, "last_messages")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.lastMessages, other.lastMessages) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.

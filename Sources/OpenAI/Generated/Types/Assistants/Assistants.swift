@@ -27,7 +27,7 @@ import OpenAIRuntime
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantStreamEvent`.
-public indirect enum AssistantStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AssistantStreamEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `event` is `thread.created`.
     case threadCreated(ThreadStreamEvent)
     /// Selected when `event` is `thread.run.created`, `thread.run.queued`, `thread.run.in_progress`, `thread.run.requires_action`, `thread.run.completed`, `thread.run.incomplete`, `thread.run.failed`, `thread.run.cancelling`, `thread.run.cancelled` or `thread.run.expired`.
@@ -77,6 +77,20 @@ public indirect enum AssistantStreamEvent: Codable, Equatable, Sendable, Unknown
         case .error(let value): try value.encode(to: encoder)
         case .done(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.threadCreated(let lhs), .threadCreated(let rhs)): return equal(lhs, rhs)
+        case (.runStreamEvent(let lhs), .runStreamEvent(let rhs)): return equal(lhs, rhs)
+        case (.runStepStreamEvent(let lhs), .runStepStreamEvent(let rhs)): return equal(lhs, rhs)
+        case (.messageStreamEvent(let lhs), .messageStreamEvent(let rhs)): return equal(lhs, rhs)
+        case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+        case (.done(let lhs), .done(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }
@@ -221,7 +235,7 @@ public struct AssistantSupportedModels: OpenEnum {
 /// Code interpreter tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsCode`.
-public struct AssistantToolsCode: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssistantToolsCode: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -252,12 +266,18 @@ public struct AssistantToolsCode: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode("code_interpreter", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// FileSearch tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearch`.
-public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssistantToolsFileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Overrides for the file search tool.
     public var fileSearch: AssistantToolsFileSearch.FileSearch?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -297,10 +317,17 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileSearch, other.fileSearch) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Overrides for the file search tool.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearch/properties/file_search`.
-    public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The maximum number of results the file search tool should output. The default is 20 for `gpt-4*` models and 5 for `gpt-3.5-turbo`. This number should be between 1 and 50 inclusive.
         ///
         /// Note that the file search tool may output fewer than `max_num_results` results. See the [file search tool documentation](https://platform.openai.com/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
@@ -352,13 +379,21 @@ public struct AssistantToolsFileSearch: Codable, Equatable, Sendable, SpecDeviat
             try writer.encodeIfPresent(self.rankingOptions, "ranking_options")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.maxNumResults, other.maxNumResults) else { return false }
+            guard equal(self.rankingOptions, other.rankingOptions) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// FileSearch tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearchTypeOnly`.
-public struct AssistantToolsFileSearchTypeOnly: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssistantToolsFileSearchTypeOnly: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -389,12 +424,18 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Equatable, Sendable, Sp
         try writer.encode("file_search", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Function tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFunction`.
-public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssistantToolsFunction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var function: FunctionObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -429,6 +470,13 @@ public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.function, "function")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
@@ -442,7 +490,7 @@ public struct AssistantToolsFunction: Codable, Equatable, Sendable, SpecDeviatio
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiResponseFormatOption`.
-public indirect enum AssistantsAPIResponseFormatOption: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum AssistantsAPIResponseFormatOption: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// `auto` is the default value.
     case string(Swift.String)
     /// Default response format.
@@ -492,6 +540,18 @@ public indirect enum AssistantsAPIResponseFormatOption: Codable, Equatable, Send
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.responseFormatText(let lhs), .responseFormatText(let rhs)): return equal(lhs, rhs)
+        case (.responseFormatJSONObject(let lhs), .responseFormatJSONObject(let rhs)): return equal(lhs, rhs)
+        case (.responseFormatJSONSchema(let lhs), .responseFormatJSONSchema(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Controls which (if any) tool is called by the model.
@@ -503,7 +563,7 @@ public indirect enum AssistantsAPIResponseFormatOption: Codable, Equatable, Send
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiToolChoiceOption`.
-public indirect enum AssistantsAPIToolChoiceOption: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AssistantsAPIToolChoiceOption: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// `none` means the model will not call any tools and instead generates a message.
     case string(ToolChoiceOptions)
     /// Specifies a tool the model should use.
@@ -536,12 +596,22 @@ public indirect enum AssistantsAPIToolChoiceOption: Codable, Equatable, Sendable
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.assistantsNamedToolChoice(let lhs), .assistantsNamedToolChoice(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Specifies a tool the model should use. Use to force the model to call a specific tool.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsNamedToolChoice`.
-public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssistantsNamedToolChoice: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The type of the tool. If type is `function`, the function name must be set
     public var type: AssistantsNamedToolChoice.TypeValue
     public var function: ChatCompletionFunctionCallOption?
@@ -587,6 +657,14 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of the tool. If type is `function`, the function name must be set
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -610,271 +688,8 @@ public struct AssistantsNamedToolChoice: Codable, Equatable, Sendable, SpecDevia
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/CreateMessageRequest`.
-public struct CreateMessageRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The role of the entity that is creating the message. Allowed values include:
-    /// - `user`: Indicates the message is sent by an actual user and should be used in most cases to represent user-generated messages.
-    /// - `assistant`: Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
-    public var role: CreateMessageRequest.Role
-    public var content: CreateMessageRequest.Content
-    /// A list of files attached to the message, and the tools they should be added to.
-    public var attachments: [CreateMessageRequest.Attachment]?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `CreateMessageRequest`.
-    ///
-    /// - Parameters:
-    ///   - role: The role of the entity that is creating the message.
-    ///   - content: Required.
-    ///   - attachments: A list of files attached to the message, and the tools they should be added to.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    public init(
-        role: CreateMessageRequest.Role,
-        content: CreateMessageRequest.Content,
-        attachments: [CreateMessageRequest.Attachment]? = nil,
-        metadata: Metadata? = nil
-    ) {
-        self.role = role
-        self.content = content
-        self.attachments = attachments
-        self.metadata = metadata
-    }
-
-    /// Decodes `CreateMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.role = try reader.required(CreateMessageRequest.Role.self, "role")
-        self.content = try reader.required(CreateMessageRequest.Content.self, "content")
-        self.attachments = try reader.optional([CreateMessageRequest.Attachment].self, "attachments")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.role, "role")
-        try writer.encode(self.content, "content")
-        try writer.encodeIfPresent(self.attachments, "attachments")
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The role of the entity that is creating the message. Allowed values include:
-    /// - `user`: Indicates the message is sent by an actual user and should be used in most cases to represent user-generated messages.
-    /// - `assistant`: Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/role`.
-    public struct Role: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// Indicates the message is sent by an actual user and should be used in most cases to represent user-generated messages.
-        ///
-        /// The wire value `user`.
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
-        ///
-        /// The wire value `assistant`.
-        public static var assistant: Self { Self(rawValue: "assistant") }
-    }
-
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content`.
-    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// The text contents of the message.
-        case string(Swift.String)
-        /// An array of content parts with a defined type, each can be of type `text` or images can be passed with `image_url` or `image_file`.
-        case arrayOfContentParts([CreateMessageRequest.Content.ArrayOfContentPart])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            if let value = decoder.attemptCase([CreateMessageRequest.Content.ArrayOfContentPart].self) {
-                self = .arrayOfContentParts(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .arrayOfContentParts(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content/oneOf/1/items`.
-        public indirect enum ArrayOfContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
-            case imageFile(MessageContentImageFileObject)
-            /// References an image URL in the content of a message. Selected when `type` is `image_url`.
-            case imageURL(MessageContentImageURLObject)
-            /// The text content that is part of a message. Selected when `type` is `text`.
-            case text(MessageRequestContentTextObject)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "image_file":
-                    self = .imageFile(try MessageContentImageFileObject(from: decoder))
-                case "image_url":
-                    self = .imageURL(try MessageContentImageURLObject(from: decoder))
-                case "text":
-                    self = .text(try MessageRequestContentTextObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .imageFile(let value): try value.encode(to: encoder)
-                case .imageURL(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items`.
-    public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the file to attach to the message.
-        public var fileID: Swift.String?
-        /// The tools to add this file to.
-        public var tools: [CreateMessageRequest.Attachment.Tool]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Attachment`.
-        ///
-        /// - Parameters:
-        ///   - tools: The tools to add this file to.
-        ///   - fileID: The ID of the file to attach to the message.
-        public init(
-            tools: [CreateMessageRequest.Attachment.Tool]? = nil,
-            fileID: Swift.String? = nil
-        ) {
-            self.fileID = fileID
-            self.tools = tools
-        }
-
-        /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.fileID = try reader.optional(Swift.String.self, "file_id")
-            self.tools = try reader.optional([CreateMessageRequest.Attachment.Tool].self, "tools")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.fileID, "file_id")
-            try writer.encodeIfPresent(self.tools, "tools")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// Selected when `type` is `code_interpreter`.
-            case codeInterpreter(AssistantToolsCode)
-            /// Selected when `type` is `file_search`.
-            case fileSearch(AssistantToolsFileSearchTypeOnly)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
 /// - Remark: Generated from `#/components/schemas/DeleteAssistantResponse`.
-public struct DeleteAssistantResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteAssistantResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -916,10 +731,18 @@ public struct DeleteAssistantResponse: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteMessageResponse`.
-public struct DeleteMessageResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteMessageResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -961,10 +784,18 @@ public struct DeleteMessageResponse: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteThreadResponse`.
-public struct DeleteThreadResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteThreadResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1006,12 +837,20 @@ public struct DeleteThreadResponse: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Occurs when a stream ends.
 ///
 /// - Remark: Generated from `#/components/schemas/DoneEvent`.
-public struct DoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1044,12 +883,18 @@ public struct DoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode("[DONE]", "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Occurs when an [error](https://platform.openai.com/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout.
 ///
 /// - Remark: Generated from `#/components/schemas/ErrorEvent`.
-public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ErrorEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1084,6 +929,13 @@ public struct ErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The ranker to use for the file search. If not specified will use the `auto` ranker.
@@ -1110,7 +962,7 @@ public struct FileSearchRanker: OpenEnum {
 /// See the [file search tool documentation](https://platform.openai.com/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchRankingOptions`.
-public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileSearchRankingOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search. If not specified will use the `auto` ranker.
     public var ranker: FileSearchRanker?
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
@@ -1158,10 +1010,18 @@ public struct FileSearchRankingOptions: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.scoreThreshold, "score_threshold")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.ranker, other.ranker) else { return false }
+        guard equal(self.scoreThreshold, other.scoreThreshold) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListAssistantsResponse`.
-public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListAssistantsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [AssistantObject]
     public var firstID: Swift.String
@@ -1217,6 +1077,17 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [AssistantObject] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1227,7 +1098,7 @@ public struct ListAssistantsResponse: Codable, Equatable, Sendable, SpecDeviatio
 }
 
 /// - Remark: Generated from `#/components/schemas/ListMessagesResponse`.
-public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListMessagesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [MessageObject]
     public var firstID: Swift.String
@@ -1283,6 +1154,17 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [MessageObject] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1293,7 +1175,7 @@ public struct ListMessagesResponse: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// - Remark: Generated from `#/components/schemas/ListRunStepsResponse`.
-public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListRunStepsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [RunStepObject]
     public var firstID: Swift.String
@@ -1349,6 +1231,17 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [RunStepObject] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1359,7 +1252,7 @@ public struct ListRunStepsResponse: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// - Remark: Generated from `#/components/schemas/ListRunsResponse`.
-public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListRunsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [RunObject]
     public var firstID: Swift.String
@@ -1415,6 +1308,17 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [RunObject] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1427,7 +1331,7 @@ public struct ListRunsResponse: Codable, Equatable, Sendable, SpecDeviationRepor
 /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject`.
-public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageContentImageFileObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var imageFile: MessageContentImageFileObject.ImageFile
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1463,8 +1367,15 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageFile, other.imageFile) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject/properties/image_file`.
-    public struct ImageFile: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ImageFile: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
@@ -1512,13 +1423,21 @@ public struct MessageContentImageFileObject: Codable, Equatable, Sendable, SpecD
             try writer.encodeIfPresent(self.detail, "detail")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.detail, other.detail) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// References an image URL in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject`.
-public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageContentImageURLObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var imageURL: MessageContentImageURLObject.ImageURL
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1554,8 +1473,15 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject/properties/image_url`.
-    public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ImageURL: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
         public var url: Swift.String
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`. Default value is `auto`
@@ -1603,13 +1529,21 @@ public struct MessageContentImageURLObject: Codable, Equatable, Sendable, SpecDe
             try writer.encodeIfPresent(self.detail, "detail")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.url, other.url) else { return false }
+            guard equal(self.detail, other.detail) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The refusal content generated by the assistant.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentRefusalObject`.
-public struct MessageContentRefusalObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageContentRefusalObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1644,12 +1578,19 @@ public struct MessageContentRefusalObject: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.refusal, "refusal")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.refusal, other.refusal) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
-public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageContentTextAnnotationsFileCitationObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String
     public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
@@ -1711,8 +1652,18 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.fileCitation, other.fileCitation) else { return false }
+        guard equal(self.startIndex, other.startIndex) else { return false }
+        guard equal(self.endIndex, other.endIndex) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
-    public struct FileCitation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FileCitation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the specific File the citation is from.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1749,13 +1700,20 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Equatabl
             try writer.encode(self.fileID, "file_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
-public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageContentTextAnnotationsFilePathObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String
     public var filePath: MessageContentTextAnnotationsFilePathObject.FilePath
@@ -1817,8 +1775,18 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.filePath, other.filePath) else { return false }
+        guard equal(self.startIndex, other.startIndex) else { return false }
+        guard equal(self.endIndex, other.endIndex) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FilePath: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the file that was generated.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1855,13 +1823,20 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Equatable, S
             try writer.encode(self.fileID, "file_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The text content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentTextObject`.
-public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageContentTextObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: MessageContentTextObject.Text
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1897,8 +1872,15 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text`.
-    public struct Text: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Text: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The data that makes up the text.
         public var value: Swift.String
         public var annotations: [MessageContentTextObject.Text.Annotation]
@@ -1944,10 +1926,18 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.value, other.value) else { return false }
+            guard equal(self.annotations, other.annotations) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text/properties/annotations/items`.
-        public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Annotation: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
             /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
             case fileCitation(MessageContentTextAnnotationsFileCitationObject)
             /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
@@ -1979,6 +1969,16 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.fileCitation(let lhs), .fileCitation(let rhs)): return equal(lhs, rhs)
+                case (.filePath(let lhs), .filePath(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
     }
 }
@@ -1986,7 +1986,7 @@ public struct MessageContentTextObject: Codable, Equatable, Sendable, SpecDeviat
 /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject`.
-public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageDeltaContentImageFileObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
     public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
@@ -2034,8 +2034,16 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.imageFile, other.imageFile) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file`.
-    public struct ImageFile: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ImageFile: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String?
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
@@ -2083,13 +2091,21 @@ public struct MessageDeltaContentImageFileObject: Codable, Equatable, Sendable, 
             try writer.encodeIfPresent(self.detail, "detail")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.detail, other.detail) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// References an image URL in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject`.
-public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageDeltaContentImageURLObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
     public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
@@ -2137,8 +2153,16 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url`.
-    public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ImageURL: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
         public var url: Swift.String?
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`.
@@ -2186,13 +2210,21 @@ public struct MessageDeltaContentImageURLObject: Codable, Equatable, Sendable, S
             try writer.encodeIfPresent(self.detail, "detail")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.url, other.url) else { return false }
+            guard equal(self.detail, other.detail) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The refusal content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentRefusalObject`.
-public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageDeltaContentRefusalObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the refusal part in the message.
     public var index: Swift.Int
     public var refusal: Swift.String?
@@ -2239,12 +2271,20 @@ public struct MessageDeltaContentRefusalObject: Codable, Equatable, Sendable, Sp
         try writer.encodeIfPresent(self.refusal, "refusal")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.refusal, other.refusal) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject`.
-public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the annotation in the text content part.
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
@@ -2313,8 +2353,19 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.fileCitation, other.fileCitation) else { return false }
+        guard equal(self.startIndex, other.startIndex) else { return false }
+        guard equal(self.endIndex, other.endIndex) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject/properties/file_citation`.
-    public struct FileCitation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FileCitation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the specific File the citation is from.
         public var fileID: Swift.String?
         /// The specific quote in the file.
@@ -2360,1637 +2411,13 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Equ
             try writer.encodeIfPresent(self.quote, "quote")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
-    }
-}
 
-/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
-///
-/// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject`.
-public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the annotation in the text content part.
-    public var index: Swift.Int
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String?
-    public var filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePath?
-    /// At least 0.
-    public var startIndex: Swift.Int?
-    /// At least 0.
-    public var endIndex: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `MessageDeltaContentTextAnnotationsFilePathObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the annotation in the text content part.
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: Optional; left out of the JSON when `nil`. The JSON member `file_path`.
-    ///   - startIndex: At least 0.
-    ///   - endIndex: At least 0.
-    public init(
-        index: Swift.Int,
-        text: Swift.String? = nil,
-        filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePath? = nil,
-        startIndex: Swift.Int? = nil,
-        endIndex: Swift.Int? = nil
-    ) {
-        self.index = index
-        self.text = text
-        self.filePath = filePath
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    /// Decodes `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "file_path", required: true)
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.text = try reader.optional(Swift.String.self, "text")
-        self.filePath = try reader.optional(MessageDeltaContentTextAnnotationsFilePathObject.FilePath.self, "file_path")
-        self.startIndex = try reader.optional(Swift.Int.self, "start_index")
-        self.endIndex = try reader.optional(Swift.Int.self, "end_index")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("file_path", "type")
-        try writer.encode(self.index, "index")
-        try writer.encodeIfPresent(self.text, "text")
-        try writer.encodeIfPresent(self.filePath, "file_path")
-        try writer.encodeIfPresent(self.startIndex, "start_index")
-        try writer.encodeIfPresent(self.endIndex, "end_index")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the file that was generated.
-        public var fileID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `FilePath`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the file that was generated.
-        public init(fileID: Swift.String? = nil) {
-            self.fileID = fileID
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.quote, other.quote) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
-
-        /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.fileID = try reader.optional(Swift.String.self, "file_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.fileID, "file_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-/// The text content that is part of a message.
-///
-/// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject`.
-public struct MessageDeltaContentTextObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the content part in the message.
-    public var index: Swift.Int
-    public var text: MessageDeltaContentTextObject.Text?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `MessageDeltaContentTextObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the content part in the message.
-    ///   - text: Optional; left out of the JSON when `nil`.
-    public init(
-        index: Swift.Int,
-        text: MessageDeltaContentTextObject.Text? = nil
-    ) {
-        self.index = index
-        self.text = text
-    }
-
-    /// Decodes `MessageDeltaContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "text", required: true)
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.text = try reader.optional(MessageDeltaContentTextObject.Text.self, "text")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("text", "type")
-        try writer.encode(self.index, "index")
-        try writer.encodeIfPresent(self.text, "text")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text`.
-    public struct Text: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The data that makes up the text.
-        public var value: Swift.String?
-        public var annotations: [MessageDeltaContentTextObject.Text.Annotation]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Text`.
-        ///
-        /// - Parameters:
-        ///   - value: The data that makes up the text.
-        ///   - annotations: Optional; left out of the JSON when `nil`.
-        public init(
-            value: Swift.String? = nil,
-            annotations: [MessageDeltaContentTextObject.Text.Annotation]? = nil
-        ) {
-            self.value = value
-            self.annotations = annotations
-        }
-
-        /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.value = try reader.optional(Swift.String.self, "value")
-            self.annotations = try reader.optional([MessageDeltaContentTextObject.Text.Annotation].self, "annotations")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.value, "value")
-            try writer.encodeIfPresent(self.annotations, "annotations")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text/properties/annotations/items`.
-        public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
-            case fileCitation(MessageDeltaContentTextAnnotationsFileCitationObject)
-            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
-            case filePath(MessageDeltaContentTextAnnotationsFilePathObject)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "file_citation":
-                    self = .fileCitation(try MessageDeltaContentTextAnnotationsFileCitationObject(from: decoder))
-                case "file_path":
-                    self = .filePath(try MessageDeltaContentTextAnnotationsFilePathObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .fileCitation(let value): try value.encode(to: encoder)
-                case .filePath(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// Represents a message delta i.e. any changed fields on a message during streaming.
-///
-/// - Remark: Generated from `#/components/schemas/MessageDeltaObject`.
-public struct MessageDeltaObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The identifier of the message, which can be referenced in API endpoints.
-    public var id: Swift.String
-    /// The delta containing the fields that have changed on the Message.
-    public var delta: MessageDeltaObject.Delta
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `MessageDeltaObject`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier of the message, which can be referenced in API endpoints.
-    ///   - delta: The delta containing the fields that have changed on the Message.
-    public init(
-        id: Swift.String,
-        delta: MessageDeltaObject.Delta
-    ) {
-        self.id = id
-        self.delta = delta
-    }
-
-    /// Decodes `MessageDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "thread.message.delta", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.delta = try reader.required(MessageDeltaObject.Delta.self, "delta")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("thread.message.delta", "object")
-        try writer.encode(self.id, "id")
-        try writer.encode(self.delta, "delta")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The delta containing the fields that have changed on the Message.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta`.
-    public struct Delta: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The entity that produced the message. One of `user` or `assistant`.
-        public var role: MessageDeltaObject.Delta.Role?
-        /// The content of the message in array of text and/or images.
-        public var content: [MessageDeltaObject.Delta.ContentItem]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Delta`.
-        ///
-        /// - Parameters:
-        ///   - role: The entity that produced the message.
-        ///   - content: The content of the message in array of text and/or images.
-        public init(
-            role: MessageDeltaObject.Delta.Role? = nil,
-            content: [MessageDeltaObject.Delta.ContentItem]? = nil
-        ) {
-            self.role = role
-            self.content = content
-        }
-
-        /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.role = try reader.optional(MessageDeltaObject.Delta.Role.self, "role")
-            self.content = try reader.optional([MessageDeltaObject.Delta.ContentItem].self, "content")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.role, "role")
-            try writer.encodeIfPresent(self.content, "content")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// The entity that produced the message. One of `user` or `assistant`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/role`.
-        public struct Role: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `user`
-            public static var user: Self { Self(rawValue: "user") }
-
-            /// `assistant`
-            public static var assistant: Self { Self(rawValue: "assistant") }
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/content/items`.
-        public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
-            case imageFile(MessageDeltaContentImageFileObject)
-            /// The text content that is part of a message. Selected when `type` is `text`.
-            case text(MessageDeltaContentTextObject)
-            /// The refusal content that is part of a message. Selected when `type` is `refusal`.
-            case refusal(MessageDeltaContentRefusalObject)
-            /// References an image URL in the content of a message. Selected when `type` is `image_url`.
-            case imageURL(MessageDeltaContentImageURLObject)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "image_file":
-                    self = .imageFile(try MessageDeltaContentImageFileObject(from: decoder))
-                case "text":
-                    self = .text(try MessageDeltaContentTextObject(from: decoder))
-                case "refusal":
-                    self = .refusal(try MessageDeltaContentRefusalObject(from: decoder))
-                case "image_url":
-                    self = .imageURL(try MessageDeltaContentImageURLObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .imageFile(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .refusal(let value): try value.encode(to: encoder)
-                case .imageURL(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// The text content that is part of a message.
-///
-/// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
-public struct MessageRequestContentTextObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Text content to be sent to the model
-    public var text: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `MessageRequestContentTextObject`.
-    ///
-    /// - Parameters:
-    ///   - text: Text content to be sent to the model
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    /// Decodes `MessageRequestContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "text", required: true)
-        self.text = try reader.required(Swift.String.self, "text")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("text", "type")
-        try writer.encode(self.text, "text")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/MessageStreamEvent`.
-public indirect enum MessageStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is created. Selected when `event` is `thread.message.created`.
-    case threadMessageCreated(MessageStreamEvent.ThreadMessageCreated)
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) moves to an `in_progress` state. Selected when `event` is `thread.message.in_progress`.
-    case threadMessageInProgress(MessageStreamEvent.ThreadMessageInProgress)
-    /// Occurs when parts of a [Message](https://platform.openai.com/docs/api-reference/messages/object) are being streamed. Selected when `event` is `thread.message.delta`.
-    case threadMessageDelta(MessageStreamEvent.ThreadMessageDelta)
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is completed. Selected when `event` is `thread.message.completed`.
-    case threadMessageCompleted(MessageStreamEvent.ThreadMessageCompleted)
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) ends before it is completed. Selected when `event` is `thread.message.incomplete`.
-    case threadMessageIncomplete(MessageStreamEvent.ThreadMessageIncomplete)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("event") {
-        case "thread.message.created":
-            self = .threadMessageCreated(try MessageStreamEvent.ThreadMessageCreated(from: decoder))
-        case "thread.message.in_progress":
-            self = .threadMessageInProgress(try MessageStreamEvent.ThreadMessageInProgress(from: decoder))
-        case "thread.message.delta":
-            self = .threadMessageDelta(try MessageStreamEvent.ThreadMessageDelta(from: decoder))
-        case "thread.message.completed":
-            self = .threadMessageCompleted(try MessageStreamEvent.ThreadMessageCompleted(from: decoder))
-        case "thread.message.incomplete":
-            self = .threadMessageIncomplete(try MessageStreamEvent.ThreadMessageIncomplete(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .threadMessageCreated(let value): try value.encode(to: encoder)
-        case .threadMessageInProgress(let value): try value.encode(to: encoder)
-        case .threadMessageDelta(let value): try value.encode(to: encoder)
-        case .threadMessageCompleted(let value): try value.encode(to: encoder)
-        case .threadMessageIncomplete(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is created.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/0`.
-    public struct ThreadMessageCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public var data: MessageObject
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ThreadMessageCreated`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public init(data: MessageObject) {
-            self.data = data
-        }
-
-        /// Decodes `ThreadMessageCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("event", is: "thread.message.created", required: true)
-            self.data = try reader.required(MessageObject.self, "data")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("thread.message.created", "event")
-            try writer.encode(self.data, "data")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) moves to an `in_progress` state.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/1`.
-    public struct ThreadMessageInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public var data: MessageObject
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ThreadMessageInProgress`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public init(data: MessageObject) {
-            self.data = data
-        }
-
-        /// Decodes `ThreadMessageInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("event", is: "thread.message.in_progress", required: true)
-            self.data = try reader.required(MessageObject.self, "data")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("thread.message.in_progress", "event")
-            try writer.encode(self.data, "data")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-
-    /// Occurs when parts of a [Message](https://platform.openai.com/docs/api-reference/messages/object) are being streamed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/2`.
-    public struct ThreadMessageDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Represents a message delta i.e. any changed fields on a message during streaming.
-        public var data: MessageDeltaObject
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ThreadMessageDelta`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a message delta i.e. any changed fields on a message during streaming.
-        public init(data: MessageDeltaObject) {
-            self.data = data
-        }
-
-        /// Decodes `ThreadMessageDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("event", is: "thread.message.delta", required: true)
-            self.data = try reader.required(MessageDeltaObject.self, "data")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("thread.message.delta", "event")
-            try writer.encode(self.data, "data")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is completed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/3`.
-    public struct ThreadMessageCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public var data: MessageObject
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ThreadMessageCompleted`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public init(data: MessageObject) {
-            self.data = data
-        }
-
-        /// Decodes `ThreadMessageCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("event", is: "thread.message.completed", required: true)
-            self.data = try reader.required(MessageObject.self, "data")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("thread.message.completed", "event")
-            try writer.encode(self.data, "data")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-
-    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) ends before it is completed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/4`.
-    public struct ThreadMessageIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public var data: MessageObject
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ThreadMessageIncomplete`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
-        public init(data: MessageObject) {
-            self.data = data
-        }
-
-        /// Decodes `ThreadMessageIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("event", is: "thread.message.incomplete", required: true)
-            self.data = try reader.required(MessageObject.self, "data")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("thread.message.incomplete", "event")
-            try writer.encode(self.data, "data")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ModifyMessageRequest`.
-public struct ModifyMessageRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ModifyMessageRequest`.
-    ///
-    /// - Parameters:
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    public init(metadata: Metadata? = nil) {
-        self.metadata = metadata
-    }
-
-    /// Decodes `ModifyMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ModifyRunRequest`.
-public struct ModifyRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ModifyRunRequest`.
-    ///
-    /// - Parameters:
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    public init(metadata: Metadata? = nil) {
-        self.metadata = metadata
-    }
-
-    /// Decodes `ModifyRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ModifyThreadRequest`.
-public struct ModifyThreadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
-    public var toolResources: ModifyThreadRequest.ToolResources?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ModifyThreadRequest`.
-    ///
-    /// - Parameters:
-    ///   - toolResources: A set of resources that are made available to the assistant's tools in this thread.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    public init(
-        toolResources: ModifyThreadRequest.ToolResources? = nil,
-        metadata: Metadata? = nil
-    ) {
-        self.toolResources = toolResources
-        self.metadata = metadata
-    }
-
-    /// Decodes `ModifyThreadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.toolResources = try reader.optional(ModifyThreadRequest.ToolResources.self, "tool_resources")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.toolResources, "tool_resources")
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter?
-        public var fileSearch: ModifyThreadRequest.ToolResources.FileSearch?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ToolResources`.
-        public init(
-            codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter? = nil,
-            fileSearch: ModifyThreadRequest.ToolResources.FileSearch? = nil
-        ) {
-            self.codeInterpreter = codeInterpreter
-            self.fileSearch = fileSearch
-        }
-
-        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.codeInterpreter = try reader.optional(ModifyThreadRequest.ToolResources.CodeInterpreter.self, "code_interpreter")
-            self.fileSearch = try reader.optional(ModifyThreadRequest.ToolResources.FileSearch.self, "file_search")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
-            try writer.encodeIfPresent(self.fileSearch, "file_search")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            ///
-            /// At most 20 items.
-            public var fileIDs: [Swift.String]?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `CodeInterpreter`.
-            ///
-            /// - Parameters:
-            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
-            public init(fileIDs: [Swift.String]? = nil) {
-                self.fileIDs = fileIDs
-            }
-
-            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.fileIDs = try reader.optional([Swift.String].self, "file_ids")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.fileIDs, "file_ids")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-        }
-
-        /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
-            ///
-            /// At most 1 item.
-            public var vectorStoreIDs: [Swift.String]?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `FileSearch`.
-            ///
-            /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. At most 1 item.
-            public init(vectorStoreIDs: [Swift.String]? = nil) {
-                self.vectorStoreIDs = vectorStoreIDs
-            }
-
-            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.vectorStoreIDs = try reader.optional([Swift.String].self, "vector_store_ids")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-        }
-    }
-}
-
-/// Usage statistics related to the run. This value will be `null` if the run is not in a terminal state (i.e. `in_progress`, `queued`, etc.).
-///
-/// - Remark: Generated from `#/components/schemas/RunCompletionUsage/anyOf/0`.
-public struct RunCompletionUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Number of completion tokens used over the course of the run.
-    public var completionTokens: Swift.Int
-    /// Number of prompt tokens used over the course of the run.
-    public var promptTokens: Swift.Int
-    /// Total number of tokens used (prompt + completion).
-    public var totalTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RunCompletionUsage`.
-    ///
-    /// - Parameters:
-    ///   - completionTokens: Number of completion tokens used over the course of the run.
-    ///   - promptTokens: Number of prompt tokens used over the course of the run.
-    ///   - totalTokens: Total number of tokens used (prompt + completion).
-    public init(
-        completionTokens: Swift.Int,
-        promptTokens: Swift.Int,
-        totalTokens: Swift.Int
-    ) {
-        self.completionTokens = completionTokens
-        self.promptTokens = promptTokens
-        self.totalTokens = totalTokens
-    }
-
-    /// Decodes `RunCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
-        self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
-        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.completionTokens, "completion_tokens")
-        try writer.encode(self.promptTokens, "prompt_tokens")
-        try writer.encode(self.totalTokens, "total_tokens")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Usage statistics related to the run step. This value will be `null` while the run step's status is `in_progress`.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepCompletionUsage/anyOf/0`.
-public struct RunStepCompletionUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Number of completion tokens used over the course of the run step.
-    public var completionTokens: Swift.Int
-    /// Number of prompt tokens used over the course of the run step.
-    public var promptTokens: Swift.Int
-    /// Total number of tokens used (prompt + completion).
-    public var totalTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RunStepCompletionUsage`.
-    ///
-    /// - Parameters:
-    ///   - completionTokens: Number of completion tokens used over the course of the run step.
-    ///   - promptTokens: Number of prompt tokens used over the course of the run step.
-    ///   - totalTokens: Total number of tokens used (prompt + completion).
-    public init(
-        completionTokens: Swift.Int,
-        promptTokens: Swift.Int,
-        totalTokens: Swift.Int
-    ) {
-        self.completionTokens = completionTokens
-        self.promptTokens = promptTokens
-        self.totalTokens = totalTokens
-    }
-
-    /// Decodes `RunStepCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.completionTokens = try reader.required(Swift.Int.self, "completion_tokens")
-        self.promptTokens = try reader.required(Swift.Int.self, "prompt_tokens")
-        self.totalTokens = try reader.required(Swift.Int.self, "total_tokens")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.completionTokens, "completion_tokens")
-        try writer.encode(self.promptTokens, "prompt_tokens")
-        try writer.encode(self.totalTokens, "total_tokens")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Represents a run step delta i.e. any changed fields on a run step during streaming.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaObject`.
-public struct RunStepDeltaObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The identifier of the run step, which can be referenced in API endpoints.
-    public var id: Swift.String
-    /// The delta containing the fields that have changed on the run step.
-    public var delta: RunStepDeltaObject.Delta
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RunStepDeltaObject`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier of the run step, which can be referenced in API endpoints.
-    ///   - delta: The delta containing the fields that have changed on the run step.
-    public init(
-        id: Swift.String,
-        delta: RunStepDeltaObject.Delta
-    ) {
-        self.id = id
-        self.delta = delta
-    }
-
-    /// Decodes `RunStepDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "thread.run.step.delta", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.delta = try reader.required(RunStepDeltaObject.Delta.self, "delta")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("thread.run.step.delta", "object")
-        try writer.encode(self.id, "id")
-        try writer.encode(self.delta, "delta")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The delta containing the fields that have changed on the run step.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta`.
-    public struct Delta: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The details of the run step.
-        public var stepDetails: RunStepDeltaObject.Delta.StepDetails?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Delta`.
-        ///
-        /// - Parameters:
-        ///   - stepDetails: The details of the run step.
-        public init(stepDetails: RunStepDeltaObject.Delta.StepDetails? = nil) {
-            self.stepDetails = stepDetails
-        }
-
-        /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.stepDetails = try reader.optional(RunStepDeltaObject.Delta.StepDetails.self, "step_details")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.stepDetails, "step_details")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// The details of the run step.
-        ///
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta/properties/step_details`.
-        public indirect enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
-            case messageCreation(RunStepDeltaStepDetailsMessageCreationObject)
-            /// Details of the tool call. Selected when `type` is `tool_calls`.
-            case toolCalls(RunStepDeltaStepDetailsToolCallsObject)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "message_creation":
-                    self = .messageCreation(try RunStepDeltaStepDetailsMessageCreationObject(from: decoder))
-                case "tool_calls":
-                    self = .toolCalls(try RunStepDeltaStepDetailsToolCallsObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .messageCreation(let value): try value.encode(to: encoder)
-                case .toolCalls(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// Details of the message creation by the run step.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject`.
-public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
-    public init(messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil) {
-        self.messageCreation = messageCreation
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "message_creation", required: true)
-        self.messageCreation = try reader.optional(RunStepDeltaStepDetailsMessageCreationObject.MessageCreation.self, "message_creation")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("message_creation", "type")
-        try writer.encodeIfPresent(self.messageCreation, "message_creation")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject/properties/message_creation`.
-    public struct MessageCreation: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the message that was created by this run step.
-        public var messageID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `MessageCreation`.
-        ///
-        /// - Parameters:
-        ///   - messageID: The ID of the message that was created by this run step.
-        public init(messageID: Swift.String? = nil) {
-            self.messageID = messageID
-        }
-
-        /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.messageID = try reader.optional(Swift.String.self, "message_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.messageID, "message_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-/// Details of the Code Interpreter tool call the run step was involved in.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject`.
-public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the tool call in the tool calls array.
-    public var index: Swift.Int
-    /// The ID of the tool call.
-    public var id: Swift.String?
-    /// The Code Interpreter tool call definition.
-    public var codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the tool call in the tool calls array.
-    ///   - id: The ID of the tool call.
-    ///   - codeInterpreter: The Code Interpreter tool call definition.
-    public init(
-        index: Swift.Int,
-        id: Swift.String? = nil,
-        codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter? = nil
-    ) {
-        self.index = index
-        self.id = id
-        self.codeInterpreter = codeInterpreter
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "code_interpreter", required: true)
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.id = try reader.optional(Swift.String.self, "id")
-        self.codeInterpreter = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.self, "code_interpreter")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("code_interpreter", "type")
-        try writer.encode(self.index, "index")
-        try writer.encodeIfPresent(self.id, "id")
-        try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The Code Interpreter tool call definition.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter`.
-    public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The input to the Code Interpreter tool call.
-        public var input: Swift.String?
-        /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
-        public var outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `CodeInterpreter`.
-        ///
-        /// - Parameters:
-        ///   - input: The input to the Code Interpreter tool call.
-        ///   - outputs: The outputs from the Code Interpreter tool call.
-        public init(
-            input: Swift.String? = nil,
-            outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]? = nil
-        ) {
-            self.input = input
-            self.outputs = outputs
-        }
-
-        /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.input = try reader.optional(Swift.String.self, "input")
-            self.outputs = try reader.optional([RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, "outputs")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.input, "input")
-            try writer.encodeIfPresent(self.outputs, "outputs")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
-        public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-            /// Text output from the Code Interpreter tool call as part of a run step. Selected when `type` is `logs`.
-            case logs(RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject)
-            /// Selected when `type` is `image`.
-            case image(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "logs":
-                    self = .logs(try RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject(from: decoder))
-                case "image":
-                    self = .image(try RunStepDeltaStepDetailsToolCallsCodeOutputImageObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .logs(let value): try value.encode(to: encoder)
-                case .image(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// Code interpreter image output
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
-public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the output in the outputs array.
-    public var index: Swift.Int
-    public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the output in the outputs array.
-    ///   - image: Optional; left out of the JSON when `nil`.
-    public init(
-        index: Swift.Int,
-        image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image? = nil
-    ) {
-        self.index = index
-        self.image = image
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "image", required: true)
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.image = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image.self, "image")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("image", "type")
-        try writer.encode(self.index, "index")
-        try writer.encodeIfPresent(self.image, "image")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
-    public struct Image: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
-        public var fileID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Image`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
-        public init(fileID: Swift.String? = nil) {
-            self.fileID = fileID
-        }
-
-        /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.fileID = try reader.optional(Swift.String.self, "file_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.fileID, "file_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-/// Text output from the Code Interpreter tool call as part of a run step.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
-public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The index of the output in the outputs array.
-    public var index: Swift.Int
-    /// The text output from the Code Interpreter tool call.
-    public var logs: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the output in the outputs array.
-    ///   - logs: The text output from the Code Interpreter tool call.
-    public init(
-        index: Swift.Int,
-        logs: Swift.String? = nil
-    ) {
-        self.index = index
-        self.logs = logs
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "logs", required: true)
-        self.index = try reader.required(Swift.Int.self, "index")
-        self.logs = try reader.optional(Swift.String.self, "logs")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("logs", "type")
-        try writer.encode(self.index, "index")
-        try writer.encodeIfPresent(self.logs, "logs")
-        try writer.encode(undeclared: self.undeclaredMembers)
     }
 }

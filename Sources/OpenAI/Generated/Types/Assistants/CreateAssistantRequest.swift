@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest`.
-public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: CreateAssistantRequest.Model
     /// The name of the assistant. The maximum length is 256 characters.
@@ -146,6 +146,23 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.topP, "top_p")
         try writer.encodeIfPresent(self.responseFormat, "response_format")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolResources, other.toolResources) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
@@ -290,7 +307,7 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -327,12 +344,23 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+            case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ToolResources: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter?
         public var fileSearch: CreateAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -373,8 +401,16 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+            guard equal(self.fileSearch, other.fileSearch) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct CodeInterpreter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             ///
             /// At most 20 items.
@@ -413,10 +449,17 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.fileIDs, other.fileIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct FileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             ///
             /// At most 1 item.
@@ -467,8 +510,16 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.vectorStoreIDs, other.vectorStoreIDs) else { return false }
+                guard equal(self.vectorStores, other.vectorStores) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
-            public struct VectorStore: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct VectorStore: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 ///
                 /// At most 100000000 items.
@@ -529,12 +580,21 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
 
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.fileIDs, other.fileIDs) else { return false }
+                    guard equal(self.chunkingStrategy, other.chunkingStrategy) else { return false }
+                    guard equal(self.metadata, other.metadata) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
+
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 ///
                 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
-                public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+                public indirect enum ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
                     /// The default strategy. Selected when `type` is `auto`.
                     case auto(AutoChunkingStrategyRequestParam)
                     /// Selected when `type` is `static`.
@@ -564,6 +624,16 @@ public struct CreateAssistantRequest: Codable, Equatable, Sendable, SpecDeviatio
                         case .auto(let value): try value.encode(to: encoder)
                         case .`static`(let value): try value.encode(to: encoder)
                         case .unknown(let value): try value.encode(to: encoder)
+                        }
+                    }
+
+                    /// Whether `other` is the same case with an equal payload: what `==` compares.
+                    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                        switch (self, other) {
+                        case (.auto(let lhs), .auto(let rhs)): return equal(lhs, rhs)
+                        case (.`static`(let lhs), .`static`(let rhs)): return equal(lhs, rhs)
+                        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                        default: return false
                         }
                     }
                 }

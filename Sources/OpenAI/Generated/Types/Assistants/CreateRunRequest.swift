@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateRunRequest`.
-public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateRunRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
@@ -194,6 +194,29 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.assistantID, other.assistantID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.additionalInstructions, other.additionalInstructions) else { return false }
+        guard equal(self.additionalMessages, other.additionalMessages) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.maxPromptTokens, other.maxPromptTokens) else { return false }
+        guard equal(self.maxCompletionTokens, other.maxCompletionTokens) else { return false }
+        guard equal(self.truncationStrategy, other.truncationStrategy) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -336,7 +359,7 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -371,6 +394,17 @@ public struct CreateRunRequest: Codable, Equatable, Sendable, SpecDeviationRepor
             case .fileSearch(let value): try value.encode(to: encoder)
             case .function(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+            case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

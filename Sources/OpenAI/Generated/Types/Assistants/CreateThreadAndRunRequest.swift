@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest`.
-public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateThreadAndRunRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
     /// Options to create a new thread. If no thread is provided when running a
@@ -180,6 +180,28 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.assistantID, other.assistantID) else { return false }
+        guard equal(self.thread, other.thread) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolResources, other.toolResources) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.maxPromptTokens, other.maxPromptTokens) else { return false }
+        guard equal(self.maxCompletionTokens, other.maxCompletionTokens) else { return false }
+        guard equal(self.truncationStrategy, other.truncationStrategy) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -310,7 +332,7 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -347,12 +369,23 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+            case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources`.
-    public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ToolResources: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var codeInterpreter: CreateThreadAndRunRequest.ToolResources.CodeInterpreter?
         public var fileSearch: CreateThreadAndRunRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -393,8 +426,16 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+            guard equal(self.fileSearch, other.fileSearch) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct CodeInterpreter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             ///
             /// At most 20 items.
@@ -433,10 +474,17 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.fileIDs, other.fileIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/file_search`.
-        public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct FileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             ///
             /// At most 1 item.
@@ -474,6 +522,13 @@ public struct CreateThreadAndRunRequest: Codable, Equatable, Sendable, SpecDevia
                 var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encodeIfPresent(self.vectorStoreIDs, "vector_store_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.vectorStoreIDs, other.vectorStoreIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
         }
     }

@@ -8,7 +8,7 @@ import OpenAIRuntime
 /// request, an empty thread will be created.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateThreadRequest`.
-public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
     public var messages: [CreateMessageRequest]?
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
@@ -67,10 +67,19 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.messages, other.messages) else { return false }
+        guard equal(self.toolResources, other.toolResources) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ToolResources: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter?
         public var fileSearch: CreateThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -111,8 +120,16 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+            guard equal(self.fileSearch, other.fileSearch) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct CodeInterpreter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             ///
             /// At most 20 items.
@@ -151,10 +168,17 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                 try writer.encodeIfPresent(self.fileIDs, "file_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.fileIDs, other.fileIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct FileSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             ///
             /// At most 1 item.
@@ -205,8 +229,16 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.vectorStoreIDs, other.vectorStoreIDs) else { return false }
+                guard equal(self.vectorStores, other.vectorStores) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
-            public struct VectorStore: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct VectorStore: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 ///
                 /// At most 100000000 items.
@@ -267,12 +299,21 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
 
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.fileIDs, other.fileIDs) else { return false }
+                    guard equal(self.chunkingStrategy, other.chunkingStrategy) else { return false }
+                    guard equal(self.metadata, other.metadata) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
+
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 ///
                 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
-                public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+                public indirect enum ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
                     /// The default strategy. Selected when `type` is `auto`.
                     case auto(AutoChunkingStrategyRequestParam)
                     /// Selected when `type` is `static`.
@@ -302,6 +343,16 @@ public struct CreateThreadRequest: Codable, Equatable, Sendable, SpecDeviationRe
                         case .auto(let value): try value.encode(to: encoder)
                         case .`static`(let value): try value.encode(to: encoder)
                         case .unknown(let value): try value.encode(to: encoder)
+                        }
+                    }
+
+                    /// Whether `other` is the same case with an equal payload: what `==` compares.
+                    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                        switch (self, other) {
+                        case (.auto(let lhs), .auto(let rhs)): return equal(lhs, rhs)
+                        case (.`static`(let lhs), .`static`(let rhs)): return equal(lhs, rhs)
+                        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                        default: return false
                         }
                     }
                 }

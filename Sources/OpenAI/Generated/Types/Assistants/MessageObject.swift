@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
 ///
 /// - Remark: Generated from `#/components/schemas/MessageObject`.
-public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MessageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the message was created.
@@ -138,10 +138,29 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.incompleteDetails, other.incompleteDetails) else { return false }
+        guard equal(self.completedAt, other.completedAt) else { return false }
+        guard equal(self.incompleteAt, other.incompleteAt) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.assistantID, other.assistantID) else { return false }
+        guard equal(self.runID, other.runID) else { return false }
+        guard equal(self.attachments, other.attachments) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// On an incomplete message, details about why the message is incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IncompleteDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The reason the message is incomplete.
         public var reason: MessageObject.IncompleteDetails.Reason
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -177,6 +196,13 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
             var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encode(self.reason, "reason")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.reason, other.reason) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
 
         /// The reason the message is incomplete.
@@ -230,7 +256,7 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
-    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
         case imageFile(MessageContentImageFileObject)
         /// References an image URL in the content of a message. Selected when `type` is `image_url`.
@@ -272,10 +298,22 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.imageFile(let lhs), .imageFile(let rhs)): return equal(lhs, rhs)
+            case (.imageURL(let lhs), .imageURL(let rhs)): return equal(lhs, rhs)
+            case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+            case (.refusal(let lhs), .refusal(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
-    public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Attachment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the file to attach to the message.
         public var fileID: Swift.String?
         /// The tools to add this file to.
@@ -322,10 +360,18 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.tools, other.tools) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
             /// Selected when `type` is `code_interpreter`.
             case codeInterpreter(AssistantToolsCode)
             /// Selected when `type` is `file_search`.
@@ -355,6 +401,16 @@ public struct MessageObject: Codable, Equatable, Sendable, SpecDeviationReportin
                 case .codeInterpreter(let value): try value.encode(to: encoder)
                 case .fileSearch(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+                case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
                 }
             }
         }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
 ///
 /// - Remark: Generated from `#/components/schemas/RunObject`.
-public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the run was created.
@@ -247,6 +247,38 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.assistantID, other.assistantID) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.requiredAction, other.requiredAction) else { return false }
+        guard equal(self.lastError, other.lastError) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.startedAt, other.startedAt) else { return false }
+        guard equal(self.cancelledAt, other.cancelledAt) else { return false }
+        guard equal(self.failedAt, other.failedAt) else { return false }
+        guard equal(self.completedAt, other.completedAt) else { return false }
+        guard equal(self.incompleteDetails, other.incompleteDetails) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self.maxPromptTokens, other.maxPromptTokens) else { return false }
+        guard equal(self.maxCompletionTokens, other.maxCompletionTokens) else { return false }
+        guard equal(self.truncationStrategy, other.truncationStrategy) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -290,7 +322,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Details on the action required to continue the run. Will be `null` if no action is required.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/required_action`.
-    public struct RequiredAction: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RequiredAction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Details on the tool outputs needed for this run to continue.
         public var submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -330,10 +362,17 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.submitToolOutputs, other.submitToolOutputs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Details on the tool outputs needed for this run to continue.
         ///
         /// - Remark: Generated from `#/components/schemas/RunObject/properties/required_action/properties/submit_tool_outputs`.
-        public struct SubmitToolOutputs: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct SubmitToolOutputs: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of the relevant tool calls.
             public var toolCalls: [RunToolCallObject]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -370,13 +409,20 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
                 try writer.encode(self.toolCalls, "tool_calls")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.toolCalls, other.toolCalls) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
     /// The last error associated with this run. Will be `null` if there are no errors.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/last_error`.
-    public struct LastError: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct LastError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// One of `server_error`, `rate_limit_exceeded`, or `invalid_prompt`.
         public var code: RunObject.LastError.Code
         /// A human-readable description of the error.
@@ -423,6 +469,14 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// One of `server_error`, `rate_limit_exceeded`, or `invalid_prompt`.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -449,7 +503,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Details on why the run is incomplete. Will be `null` if the run is not incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/incomplete_details`.
-    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IncompleteDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.
         public var reason: RunObject.IncompleteDetails.Reason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -487,6 +541,13 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.reason, other.reason) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -510,7 +571,7 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
         /// Selected when `type` is `file_search`.
@@ -545,6 +606,17 @@ public struct RunObject: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .fileSearch(let value): try value.encode(to: encoder)
             case .function(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.codeInterpreter(let lhs), .codeInterpreter(let rhs)): return equal(lhs, rhs)
+            case (.fileSearch(let lhs), .fileSearch(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Represents a step in execution of a run.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepObject`.
-public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunStepObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier of the run step, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the run step was created.
@@ -152,6 +152,27 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.assistantID, other.assistantID) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.runID, other.runID) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.stepDetails, other.stepDetails) else { return false }
+        guard equal(self.lastError, other.lastError) else { return false }
+        guard equal(self.expiredAt, other.expiredAt) else { return false }
+        guard equal(self.cancelledAt, other.cancelledAt) else { return false }
+        guard equal(self.failedAt, other.failedAt) else { return false }
+        guard equal(self.completedAt, other.completedAt) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of run step, which can be either `message_creation` or `tool_calls`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -204,7 +225,7 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/step_details`.
-    public indirect enum StepDetails: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum StepDetails: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
         case messageCreation(RunStepDetailsMessageCreationObject)
         /// Details of the tool call. Selected when `type` is `tool_calls`.
@@ -236,12 +257,22 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.messageCreation(let lhs), .messageCreation(let rhs)): return equal(lhs, rhs)
+            case (.toolCalls(let lhs), .toolCalls(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// The last error associated with this run step. Will be `null` if there are no errors.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/last_error/anyOf/0`.
-    public struct LastError: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct LastError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// One of `server_error` or `rate_limit_exceeded`.
         public var code: RunStepObject.LastError.Code
         /// A human-readable description of the error.
@@ -286,6 +317,14 @@ public struct RunStepObject: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encode(self.code, "code")
             try writer.encode(self.message, "message")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
 
         /// One of `server_error` or `rate_limit_exceeded`.

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent`.
-public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is created. Selected when `event` is `thread.run.step.created`.
     case threadRunStepCreated(RunStepStreamEvent.ThreadRunStepCreated)
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) moves to an `in_progress` state. Selected when `event` is `thread.run.step.in_progress`.
@@ -65,10 +65,25 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
         }
     }
 
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.threadRunStepCreated(let lhs), .threadRunStepCreated(let rhs)): return equal(lhs, rhs)
+        case (.threadRunStepInProgress(let lhs), .threadRunStepInProgress(let rhs)): return equal(lhs, rhs)
+        case (.threadRunStepDelta(let lhs), .threadRunStepDelta(let rhs)): return equal(lhs, rhs)
+        case (.threadRunStepCompleted(let lhs), .threadRunStepCompleted(let rhs)): return equal(lhs, rhs)
+        case (.threadRunStepFailed(let lhs), .threadRunStepFailed(let rhs)): return equal(lhs, rhs)
+        case (.threadRunStepCancelled(let lhs), .threadRunStepCancelled(let rhs)): return equal(lhs, rhs)
+        case (.threadRunStepExpired(let lhs), .threadRunStepExpired(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
+
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/0`.
-    public struct ThreadRunStepCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunStepCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -107,12 +122,19 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) moves to an `in_progress` state.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/1`.
-    public struct ThreadRunStepInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunStepInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -151,12 +173,19 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when parts of a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) are being streamed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/2`.
-    public struct ThreadRunStepDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunStepDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents a run step delta i.e. any changed fields on a run step during streaming.
         public var data: RunStepDeltaObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -195,12 +224,19 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/3`.
-    public struct ThreadRunStepCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunStepCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -239,12 +275,19 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) fails.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/4`.
-    public struct ThreadRunStepFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunStepFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -283,12 +326,19 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is cancelled.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/5`.
-    public struct ThreadRunStepCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunStepCancelled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -327,12 +377,19 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/6`.
-    public struct ThreadRunStepExpired: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunStepExpired: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -370,6 +427,13 @@ public indirect enum RunStepStreamEvent: Codable, Equatable, Sendable, UnknownCa
             try writer.encode("thread.run.step.expired", "event")
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStreamEvent`.
-public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a new [run](https://platform.openai.com/docs/api-reference/runs/object) is created. Selected when `event` is `thread.run.created`.
     case threadRunCreated(RunStreamEvent.ThreadRunCreated)
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `queued` status. Selected when `event` is `thread.run.queued`.
@@ -80,10 +80,28 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
         }
     }
 
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.threadRunCreated(let lhs), .threadRunCreated(let rhs)): return equal(lhs, rhs)
+        case (.threadRunQueued(let lhs), .threadRunQueued(let rhs)): return equal(lhs, rhs)
+        case (.threadRunInProgress(let lhs), .threadRunInProgress(let rhs)): return equal(lhs, rhs)
+        case (.threadRunRequiresAction(let lhs), .threadRunRequiresAction(let rhs)): return equal(lhs, rhs)
+        case (.threadRunCompleted(let lhs), .threadRunCompleted(let rhs)): return equal(lhs, rhs)
+        case (.threadRunIncomplete(let lhs), .threadRunIncomplete(let rhs)): return equal(lhs, rhs)
+        case (.threadRunFailed(let lhs), .threadRunFailed(let rhs)): return equal(lhs, rhs)
+        case (.threadRunCancelling(let lhs), .threadRunCancelling(let rhs)): return equal(lhs, rhs)
+        case (.threadRunCancelled(let lhs), .threadRunCancelled(let rhs)): return equal(lhs, rhs)
+        case (.threadRunExpired(let lhs), .threadRunExpired(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
+
     /// Occurs when a new [run](https://platform.openai.com/docs/api-reference/runs/object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/0`.
-    public struct ThreadRunCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -122,12 +140,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `queued` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/1`.
-    public struct ThreadRunQueued: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunQueued: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -166,12 +191,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to an `in_progress` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/2`.
-    public struct ThreadRunInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -210,12 +242,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `requires_action` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/3`.
-    public struct ThreadRunRequiresAction: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunRequiresAction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -254,12 +293,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/4`.
-    public struct ThreadRunCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -298,12 +344,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) ends with status `incomplete`.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/5`.
-    public struct ThreadRunIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunIncomplete: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -342,12 +395,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) fails.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/6`.
-    public struct ThreadRunFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -386,12 +446,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `cancelling` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/7`.
-    public struct ThreadRunCancelling: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunCancelling: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -430,12 +497,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) is cancelled.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/8`.
-    public struct ThreadRunCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunCancelled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -474,12 +548,19 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/9`.
-    public struct ThreadRunExpired: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ThreadRunExpired: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -517,6 +598,13 @@ public indirect enum RunStreamEvent: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode("thread.run.expired", "event")
             try writer.encode(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

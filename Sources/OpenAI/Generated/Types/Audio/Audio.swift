@@ -36,7 +36,7 @@ public struct AudioResponseFormat: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
-public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateSpeechRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     public var model: CreateSpeechRequest.Model
     /// The text to generate audio for. The maximum length is 4096 characters.
@@ -128,6 +128,19 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.voice, other.voice) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.speed, other.speed) else { return false }
+        guard equal(self.streamFormat, other.streamFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -207,7 +220,7 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechResponseStreamEvent`.
-public indirect enum CreateSpeechResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum CreateSpeechResponseStreamEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Emitted for each chunk of audio data generated during speech synthesis. Selected when `type` is `speech.audio.delta`.
     case speechAudioDelta(SpeechAudioDeltaEvent)
     /// Emitted when the speech synthesis is complete and all audio has been streamed. Selected when `type` is `speech.audio.done`.
@@ -239,10 +252,20 @@ public indirect enum CreateSpeechResponseStreamEvent: Codable, Equatable, Sendab
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.speechAudioDelta(let lhs), .speechAudioDelta(let rhs)): return equal(lhs, rhs)
+        case (.speechAudioDone(let lhs), .speechAudioDone(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest`.
-public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateTranscriptionRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     /// The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
     ///
@@ -398,6 +421,26 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.file, other.file) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.language, other.language) else { return false }
+        guard equal(self.languages, other.languages) else { return false }
+        guard equal(self.keywords, other.keywords) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.timestampGranularities, other.timestampGranularities) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.chunkingStrategy, other.chunkingStrategy) else { return false }
+        guard equal(self.knownSpeakerNames, other.knownSpeakerNames) else { return false }
+        guard equal(self.knownSpeakerReferences, other.knownSpeakerReferences) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("file", self.file)
         try form.append("model", self.model)
@@ -468,7 +511,7 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/chunking_strategy/anyOf/0`.
-    public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Automatically set chunking parameters based on the audio.
         case string(Swift.String)
         case vadConfig(VadConfig)
@@ -503,13 +546,23 @@ public struct CreateTranscriptionRequest: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.vadConfig(let lhs), .vadConfig(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Represents a diarized transcription response returned by the model, including the combined transcript and speaker-segment annotations.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson`.
-public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateTranscriptionResponseDiarizedJSON: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Duration of the input audio in seconds.
     public var duration: Swift.Double
     /// The concatenated transcript text for the entire audio input.
@@ -572,12 +625,22 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Senda
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.duration, other.duration) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.segments, other.segments) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Token or duration usage statistics for the request.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson/properties/usage`.
-    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -609,13 +672,23 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Equatable, Senda
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.tokens(let lhs), .tokens(let rhs)): return equal(lhs, rhs)
+            case (.duration(let lhs), .duration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Represents a transcription response returned by model, based on the provided input.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson`.
-public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateTranscriptionResponseJSON: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The transcribed text.
     public var text: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
@@ -676,8 +749,18 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.languages, other.languages) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
-    public struct Logprob: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Logprob: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The token in the transcription.
         public var token: Swift.String?
         /// The log probability of the token.
@@ -730,6 +813,15 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
             try writer.encodeIfPresent(self.bytes, "bytes")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.token, other.token) else { return false }
+            guard equal(self.logprob, other.logprob) else { return false }
+            guard equal(self.bytes, other.bytes) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Token usage statistics for the request.
@@ -737,7 +829,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/usage`.
-    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -769,13 +861,23 @@ public struct CreateTranscriptionResponseJSON: Codable, Equatable, Sendable, Spe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.tokens(let lhs), .tokens(let rhs)): return equal(lhs, rhs)
+            case (.duration(let lhs), .duration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseStreamEvent`.
-public indirect enum CreateTranscriptionResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum CreateTranscriptionResponseStreamEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a diarized transcription returns a completed segment with speaker information. Selected when `type` is `transcript.text.segment`.
     case transcriptTextSegment(TranscriptTextSegmentEvent)
     /// Emitted when there is an additional text delta. Selected when `type` is `transcript.text.delta`.
@@ -812,12 +914,23 @@ public indirect enum CreateTranscriptionResponseStreamEvent: Codable, Equatable,
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.transcriptTextSegment(let lhs), .transcriptTextSegment(let rhs)): return equal(lhs, rhs)
+        case (.transcriptTextDelta(let lhs), .transcriptTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.transcriptTextDone(let lhs), .transcriptTextDone(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Represents a verbose json transcription response returned by model, based on the provided input.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseVerboseJson`.
-public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateTranscriptionResponseVerboseJSON: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The language of the input audio.
     public var language: Swift.String
     /// The duration of the input audio.
@@ -891,10 +1004,22 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Equatable, Sendab
         try writer.encodeIfPresent(self.usage, "usage")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.language, other.language) else { return false }
+        guard equal(self.duration, other.duration) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.words, other.words) else { return false }
+        guard equal(self.segments, other.segments) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest`.
-public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateTranslationRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
     ///
     /// Raw bytes.
@@ -968,6 +1093,17 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.file, other.file) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("file", self.file)
         try form.append("model", self.model)
@@ -1022,7 +1158,7 @@ public struct CreateTranslationRequest: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseJson`.
-public struct CreateTranslationResponseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateTranslationResponseJSON: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1055,10 +1191,17 @@ public struct CreateTranslationResponseJSON: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseVerboseJson`.
-public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateTranslationResponseVerboseJSON: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The language of the output translation (always `english`).
     public var language: Swift.String
     /// The duration of the input audio.
@@ -1118,10 +1261,20 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Equatable, Sendable
         try writer.encodeIfPresent(self.segments, "segments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.language, other.language) else { return false }
+        guard equal(self.duration, other.duration) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.segments, other.segments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVoiceConsentRequest`.
-public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVoiceConsentRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The label to use for this consent recording.
     public var name: Swift.String
     /// The consent audio recording file. Maximum size is 10 MiB.
@@ -1180,6 +1333,15 @@ public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.recording, other.recording) else { return false }
+        guard equal(self.language, other.language) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("name", self.name)
         try form.append("recording", self.recording)
@@ -1188,7 +1350,7 @@ public struct CreateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVoiceRequest`.
-public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVoiceRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The name of the new voice.
     public var name: Swift.String
     /// The sample audio recording file. Maximum size is 10 MiB.
@@ -1247,6 +1409,15 @@ public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.audioSample, other.audioSample) else { return false }
+        guard equal(self.consent, other.consent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("name", self.name)
         try form.append("audio_sample", self.audioSample)
@@ -1257,7 +1428,7 @@ public struct CreateVoiceRequest: Codable, Equatable, Sendable, SpecDeviationRep
 /// A log probability object.
 ///
 /// - Remark: Generated from `#/components/schemas/LogProbProperties`.
-public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LogProbProperties: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The token that was used to generate the log probability.
     public var token: Swift.String
     /// The log probability of the token.
@@ -1310,6 +1481,15 @@ public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.bytes, "bytes")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.token, other.token) else { return false }
+        guard equal(self.logprob, other.logprob) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// This event is the output of audio transcription for user audio written to the
@@ -1324,7 +1504,7 @@ public struct LogProbProperties: Codable, Equatable, Sendable, SpecDeviationRepo
 /// should be treated as a rough guide.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the user message item containing the audio.
@@ -1408,12 +1588,25 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.transcript, other.transcript) else { return false }
+        guard equal(self.languages, other.languages) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Usage statistics for the transcription.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
-    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -1445,13 +1638,23 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.tokens(let lhs), .tokens(let rhs)): return equal(lhs, rhs)
+            case (.duration(let lhs), .duration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Returned when the text value of an input audio transcription content part is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item.
@@ -1520,6 +1723,17 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
         try writer.encodeIfPresent(self.logprobs, "logprobs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// This event is the output of audio transcription for user audio written to the
@@ -1534,7 +1748,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
 /// should be treated as a rough guide.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionCompleted`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventConversationItemInputAudioTranscriptionCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item containing the audio that is being transcribed.
@@ -1618,12 +1832,25 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.transcript, other.transcript) else { return false }
+        guard equal(self.languages, other.languages) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
-    public indirect enum Usage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Usage: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
@@ -1655,13 +1882,23 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.tokens(let lhs), .tokens(let rhs)): return equal(lhs, rhs)
+            case (.duration(let lhs), .duration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Emitted for each chunk of audio data generated during speech synthesis.
 ///
 /// - Remark: Generated from `#/components/schemas/SpeechAudioDeltaEvent`.
-public struct SpeechAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SpeechAudioDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A chunk of Base64-encoded audio data.
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1700,12 +1937,19 @@ public struct SpeechAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.audio, "audio")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the speech synthesis is complete and all audio has been streamed.
 ///
 /// - Remark: Generated from `#/components/schemas/SpeechAudioDoneEvent`.
-public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SpeechAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Token usage statistics for the request.
     public var usage: SpeechAudioDoneEvent.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1745,10 +1989,17 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Token usage statistics for the request.
     ///
     /// - Remark: Generated from `#/components/schemas/SpeechAudioDoneEvent/properties/usage`.
-    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Usage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Number of input tokens in the prompt.
         public var inputTokens: Swift.Int
         /// Number of output tokens generated.
@@ -1801,13 +2052,22 @@ public struct SpeechAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationR
             try writer.encode(self.totalTokens, "total_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.inputTokens, other.inputTokens) else { return false }
+            guard equal(self.outputTokens, other.outputTokens) else { return false }
+            guard equal(self.totalTokens, other.totalTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Emitted when there is an additional text delta. This is also the first event emitted when the transcription starts. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent`.
-public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text delta that was additionally transcribed.
     public var delta: Swift.String
     /// The log probabilities of the delta. Only included if you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
@@ -1863,8 +2123,17 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.segmentID, other.segmentID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent/properties/logprobs/items`.
-    public struct Logprob: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Logprob: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
         public var token: Swift.String?
         /// The log probability of the token.
@@ -1917,13 +2186,22 @@ public struct TranscriptTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviat
             try writer.encodeIfPresent(self.bytes, "bytes")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.token, other.token) else { return false }
+            guard equal(self.logprob, other.logprob) else { return false }
+            guard equal(self.bytes, other.bytes) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Emitted when the transcription is complete. Contains the complete transcription text. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent`.
-public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text that was transcribed.
     public var text: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
@@ -1986,8 +2264,18 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.languages, other.languages) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent/properties/logprobs/items`.
-    public struct Logprob: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Logprob: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
         public var token: Swift.String?
         /// The log probability of the token.
@@ -2040,13 +2328,22 @@ public struct TranscriptTextDoneEvent: Codable, Equatable, Sendable, SpecDeviati
             try writer.encodeIfPresent(self.bytes, "bytes")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.token, other.token) else { return false }
+            guard equal(self.logprob, other.logprob) else { return false }
+            guard equal(self.bytes, other.bytes) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Emitted when a diarized transcription returns a completed segment with speaker information. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with `stream` set to `true` and `response_format` set to `diarized_json`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextSegmentEvent`.
-public struct TranscriptTextSegmentEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextSegmentEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the segment.
     public var id: Swift.String
     /// Start timestamp of the segment in seconds.
@@ -2115,12 +2412,23 @@ public struct TranscriptTextSegmentEvent: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.speaker, "speaker")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.start, other.start) else { return false }
+        guard equal(self.end, other.end) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.speaker, other.speaker) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Usage statistics for models billed by audio input duration.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageDuration`.
-public struct TranscriptTextUsageDuration: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextUsageDuration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Duration of the input audio in seconds.
     public var seconds: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2159,12 +2467,19 @@ public struct TranscriptTextUsageDuration: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.seconds, "seconds")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Usage statistics for models billed by token usage.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageTokens`.
-public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptTextUsageTokens: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Number of input tokens billed for this request.
     public var inputTokens: Swift.Int
     /// Details about the input tokens billed for this request.
@@ -2227,10 +2542,20 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputTokens, other.inputTokens) else { return false }
+        guard equal(self.inputTokenDetails, other.inputTokenDetails) else { return false }
+        guard equal(self.outputTokens, other.outputTokens) else { return false }
+        guard equal(self.totalTokens, other.totalTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Details about the input tokens billed for this request.
     ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageTokens/properties/input_token_details`.
-    public struct InputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputTokenDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Number of text tokens billed for this request.
         public var textTokens: Swift.Int?
         /// Number of audio tokens billed for this request.
@@ -2276,6 +2601,14 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
             try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.textTokens, other.textTokens) else { return false }
+            guard equal(self.audioTokens, other.audioTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2287,7 +2620,7 @@ public struct TranscriptTextUsageTokens: Codable, Equatable, Sendable, SpecDevia
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionChunkingStrategy`.
-public indirect enum TranscriptionChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum TranscriptionChunkingStrategy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// Automatically set chunking parameters based on the audio.
     case string(Swift.String)
     case vadConfig(VadConfig)
@@ -2322,12 +2655,22 @@ public indirect enum TranscriptionChunkingStrategy: Codable, Equatable, Sendable
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.vadConfig(let lhs), .vadConfig(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A segment of diarized transcript text with speaker metadata.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionDiarizedSegment`.
-public struct TranscriptionDiarizedSegment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptionDiarizedSegment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the segment.
     public var id: Swift.String
     /// Start timestamp of the segment in seconds.
@@ -2396,6 +2739,17 @@ public struct TranscriptionDiarizedSegment: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.speaker, "speaker")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.start, other.start) else { return false }
+        guard equal(self.end, other.end) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.speaker, other.speaker) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2415,7 +2769,7 @@ public struct TranscriptionInclude: OpenEnum {
 /// A language detected in transcribed audio.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionLanguage`.
-public struct TranscriptionLanguage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptionLanguage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The code of a language detected in the audio.
     public var code: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2452,10 +2806,17 @@ public struct TranscriptionLanguage: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.code, "code")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/TranscriptionSegment`.
-public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptionSegment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier of the segment.
     public var id: Swift.Int
     /// Seek offset of the segment.
@@ -2557,10 +2918,26 @@ public struct TranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.noSpeechProb, "no_speech_prob")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.seek, other.seek) else { return false }
+        guard equal(self.start, other.start) else { return false }
+        guard equal(self.end, other.end) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.tokens, other.tokens) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.avgLogprob, other.avgLogprob) else { return false }
+        guard equal(self.compressionRatio, other.compressionRatio) else { return false }
+        guard equal(self.noSpeechProb, other.noSpeechProb) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/TranscriptionWord`.
-public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TranscriptionWord: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text content of the word.
     public var word: Swift.String
     /// Start time of the word in seconds.
@@ -2613,10 +2990,19 @@ public struct TranscriptionWord: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.end, "end")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.word, other.word) else { return false }
+        guard equal(self.start, other.start) else { return false }
+        guard equal(self.end, other.end) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/UpdateVoiceConsentRequest`.
-public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateVoiceConsentRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The updated label for this consent recording.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2653,10 +3039,17 @@ public struct UpdateVoiceConsentRequest: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/VadConfig`.
-public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VadConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Amount of audio to include before the VAD detected speech (in
     /// milliseconds).
     ///
@@ -2722,10 +3115,19 @@ public struct VadConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.threshold, "threshold")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.prefixPaddingMs, other.prefixPaddingMs) else { return false }
+        guard equal(self.silenceDurationMs, other.silenceDurationMs) else { return false }
+        guard equal(self.threshold, other.threshold) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/VoiceConsentDeletedResource`.
-public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VoiceConsentDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The consent recording identifier.
     public var id: Swift.String
     public var deleted: Swift.Bool
@@ -2772,10 +3174,18 @@ public struct VoiceConsentDeletedResource: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
-public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VoiceConsentListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [VoiceConsentResource]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -2828,6 +3238,16 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [VoiceConsentResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2840,7 +3260,7 @@ public struct VoiceConsentListResource: Codable, Equatable, Sendable, SpecDeviat
 /// A consent recording used to authorize creation of a custom voice.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentResource`.
-public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VoiceConsentResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The consent recording identifier.
     public var id: Swift.String
     /// The label provided when the consent recording was uploaded.
@@ -2902,12 +3322,22 @@ public struct VoiceConsentResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.language, other.language) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A custom voice that can be used for audio output.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceResource`.
-public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VoiceResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The voice identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The name of the voice.
@@ -2961,5 +3391,14 @@ public struct VoiceResource: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.name, "name")
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/BatchError`.
-public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BatchError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An error code identifying the error type.
     public var code: Swift.String?
     /// A human-readable message providing more details about the error.
@@ -65,12 +65,22 @@ public struct BatchError: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.line, "line")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.param, other.param) else { return false }
+        guard equal(self.line, other.line) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The expiration policy for the output and/or error file that are generated for a batch.
 ///
 /// - Remark: Generated from `#/components/schemas/BatchFileExpirationAfter`.
-public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BatchFileExpirationAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
     ///
     /// At least 3600, at most 2592000.
@@ -111,12 +121,19 @@ public struct BatchFileExpirationAfter: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.seconds, "seconds")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The request counts for different statuses within the batch.
 ///
 /// - Remark: Generated from `#/components/schemas/BatchRequestCounts`.
-public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BatchRequestCounts: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Total number of requests in the batch.
     public var total: Swift.Int
     /// Number of requests that have been completed successfully.
@@ -169,10 +186,19 @@ public struct BatchRequestCounts: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.failed, "failed")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.total, other.total) else { return false }
+        guard equal(self.completed, other.completed) else { return false }
+        guard equal(self.failed, other.failed) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateBatchRequest`.
-public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateBatchRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of an uploaded file that contains requests for the new batch.
     ///
     /// See [upload file](https://platform.openai.com/docs/api-reference/files/create) for how to upload a file.
@@ -244,6 +270,16 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputFileID, other.inputFileID) else { return false }
+        guard equal(self.endpoint, other.endpoint) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.outputExpiresAfter, other.outputExpiresAfter) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -283,7 +319,7 @@ public struct CreateBatchRequest: Codable, Equatable, Sendable, SpecDeviationRep
 }
 
 /// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
-public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListBatchesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Batch]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -334,6 +370,16 @@ public struct ListBatchesResponse: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Batch`.
-public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// The OpenAI API endpoint used by the batch.
     public var endpoint: Swift.String
@@ -195,8 +195,35 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.endpoint, other.endpoint) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.errors, other.errors) else { return false }
+        guard equal(self.inputFileID, other.inputFileID) else { return false }
+        guard equal(self.completionWindow, other.completionWindow) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.outputFileID, other.outputFileID) else { return false }
+        guard equal(self.errorFileID, other.errorFileID) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.inProgressAt, other.inProgressAt) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.finalizingAt, other.finalizingAt) else { return false }
+        guard equal(self.completedAt, other.completedAt) else { return false }
+        guard equal(self.failedAt, other.failedAt) else { return false }
+        guard equal(self.expiredAt, other.expiredAt) else { return false }
+        guard equal(self.cancellingAt, other.cancellingAt) else { return false }
+        guard equal(self.cancelledAt, other.cancelledAt) else { return false }
+        guard equal(self.requestCounts, other.requestCounts) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
-    public struct Errors: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Errors: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The object type, which is always `list`.
         public var object: Swift.String?
         public var data: [BatchError]?
@@ -240,6 +267,14 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encodeIfPresent(self.object, "object")
             try writer.encodeIfPresent(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.object, other.object) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 
@@ -285,7 +320,7 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// batches created after September 7, 2025.
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/usage`.
-    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Usage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of input tokens.
         public var inputTokens: Swift.Int
         /// A detailed breakdown of the input tokens.
@@ -353,10 +388,21 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.inputTokens, other.inputTokens) else { return false }
+            guard equal(self.inputTokensDetails, other.inputTokensDetails) else { return false }
+            guard equal(self.outputTokens, other.outputTokens) else { return false }
+            guard equal(self.outputTokensDetails, other.outputTokensDetails) else { return false }
+            guard equal(self.totalTokens, other.totalTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// A detailed breakdown of the input tokens.
         ///
         /// - Remark: Generated from `#/components/schemas/Batch/properties/usage/properties/input_tokens_details`.
-        public struct InputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct InputTokensDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The number of tokens that were retrieved from the cache. [More on
             /// prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
             public var cachedTokens: Swift.Int
@@ -394,12 +440,19 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
                 try writer.encode(self.cachedTokens, "cached_tokens")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.cachedTokens, other.cachedTokens) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// A detailed breakdown of the output tokens.
         ///
         /// - Remark: Generated from `#/components/schemas/Batch/properties/usage/properties/output_tokens_details`.
-        public struct OutputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct OutputTokensDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The number of reasoning tokens.
             public var reasoningTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -435,6 +488,13 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
                 var writer = ObjectWriter(encoder, self.specDeviations)
                 try writer.encode(self.reasoningTokens, "reasoning_tokens")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.reasoningTokens, other.reasoningTokens) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
         }
     }

@@ -12,7 +12,7 @@ import OpenAIRuntime
 /// - Note: Also named ``BetaResponseFormatJSONObject``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonObject`.
-public struct ResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFormatJSONObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -43,13 +43,19 @@ public struct ResponseFormatJSONObject: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode("json_object", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// JSON Schema response format. Used to generate structured JSON responses.
 /// Learn more about [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonSchema`.
-public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Structured Outputs configuration options, including a JSON Schema.
     public var jsonSchema: ResponseFormatJSONSchema.JSONSchema
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -89,10 +95,17 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.jsonSchema, other.jsonSchema) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Structured Outputs configuration options, including a JSON Schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonSchema/properties/json_schema`.
-    public struct JSONSchema: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct JSONSchema: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A description of what the response format is for, used by the model to
         /// determine how to respond in the format.
         public var description: Swift.String?
@@ -161,6 +174,16 @@ public struct ResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviat
             try writer.encodeIfPresent(self.strict, "strict")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.description, other.description) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.schema, other.schema) else { return false }
+            guard equal(self.strict, other.strict) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -177,7 +200,7 @@ public typealias ResponseFormatJSONSchemaSchema = JSONObject
 /// - Note: Also named ``BetaResponseFormatText``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatText`.
-public struct ResponseFormatText: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFormatText: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -207,6 +230,12 @@ public struct ResponseFormatText: Codable, Equatable, Sendable, SpecDeviationRep
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("text", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -320,7 +349,7 @@ public struct WebSearchContextSize: OpenEnum {
 /// Approximate location parameters for the search.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchLocation`.
-public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebSearchLocation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The two-letter
     /// [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user,
     /// e.g. `US`.
@@ -382,5 +411,15 @@ public struct WebSearchLocation: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.city, "city")
         try writer.encodeIfPresent(self.timezone, "timezone")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.country, other.country) else { return false }
+        guard equal(self.region, other.region) else { return false }
+        guard equal(self.city, other.city) else { return false }
+        guard equal(self.timezone, other.timezone) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Constrains the tools available to the model to a pre-defined set.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionAllowedTools`.
-public struct ChatCompletionAllowedTools: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionAllowedTools: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Constrains the tools available to the model to a pre-defined set.
     ///
     /// `auto` allows the model to pick from among the allowed tools and generate a
@@ -67,6 +67,14 @@ public struct ChatCompletionAllowedTools: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.mode, other.mode) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Constrains the tools available to the model to a pre-defined set.
     ///
     /// `auto` allows the model to pick from among the allowed tools and generate a
@@ -95,7 +103,7 @@ public struct ChatCompletionAllowedTools: Codable, Equatable, Sendable, SpecDevi
 /// Constrains the tools available to the model to a pre-defined set.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionAllowedToolsChoice`.
-public struct ChatCompletionAllowedToolsChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionAllowedToolsChoice: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Constrains the tools available to the model to a pre-defined set.
     public var allowedTools: ChatCompletionAllowedTools
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -134,10 +142,17 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Equatable, Sendable, Sp
         try writer.encode(self.allowedTools, "allowed_tools")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.allowedTools, other.allowedTools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ChatCompletionDeleted`.
-public struct ChatCompletionDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the chat completion that was deleted.
     public var id: Swift.String
     /// Whether the chat completion was deleted.
@@ -185,12 +200,20 @@ public struct ChatCompletionDeleted: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionFunctionCallOption`.
-public struct ChatCompletionFunctionCallOption: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionFunctionCallOption: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -227,12 +250,19 @@ public struct ChatCompletionFunctionCallOption: Codable, Equatable, Sendable, Sp
         try writer.encode(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionFunctions`.
-public struct ChatCompletionFunctions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionFunctions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A description of what the function does, used by the model to choose when and how to call the function.
     public var description: Swift.String?
     /// The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
@@ -287,12 +317,21 @@ public struct ChatCompletionFunctions: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.parameters, "parameters")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.parameters, other.parameters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An object representing a list of Chat Completions.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionList`.
-public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ChatCompletionList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of chat completion objects.
     public var data: [CreateChatCompletionResponse]
     /// The identifier of the first chat completion in the data array.
@@ -355,6 +394,16 @@ public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [CreateChatCompletionResponse] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -367,7 +416,7 @@ public struct ChatCompletionList: Codable, Equatable, Sendable, SpecDeviationRep
 /// A call to a custom tool created by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageCustomToolCall`.
-public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionMessageCustomToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call.
     public var id: Swift.String
     /// The custom tool that the model called.
@@ -416,10 +465,18 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.custom, other.custom) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The custom tool that the model called.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageCustomToolCall/properties/custom`.
-    public struct Custom: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Custom: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the custom tool to call.
         public var name: Swift.String
         /// The input for the custom tool call generated by the model.
@@ -465,13 +522,21 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Equatable, Sendable,
             try writer.encode(self.input, "input")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// A call to a function tool created by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCall`.
-public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionMessageToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call.
     public var id: Swift.String
     /// The function that the model called.
@@ -520,10 +585,18 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The function that the model called.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCall/properties/function`.
-    public struct Function: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Function: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the function to call.
         public var name: Swift.String
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
@@ -569,11 +642,19 @@ public struct ChatCompletionMessageToolCall: Codable, Equatable, Sendable, SpecD
             try writer.encode(self.arguments, "arguments")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk`.
-public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionMessageToolCallChunk: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var index: Swift.Int
     /// The ID of the tool call.
     public var id: Swift.String?
@@ -627,8 +708,17 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk/properties/function`.
-    public struct Function: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Function: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the function to call.
         public var name: Swift.String?
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
@@ -674,13 +764,21 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Equatable, Sendable, 
             try writer.encodeIfPresent(self.arguments, "arguments")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCalls/items`.
-public indirect enum ChatCompletionMessageToolCallValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionMessageToolCallValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A call to a function tool created by the model. Selected when `type` is `function`.
     case function(ChatCompletionMessageToolCall)
     /// A call to a custom tool created by the model. Selected when `type` is `custom`.
@@ -710,6 +808,16 @@ public indirect enum ChatCompletionMessageToolCallValue: Codable, Equatable, Sen
         case .function(let value): try value.encode(to: encoder)
         case .custom(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+        case (.custom(let lhs), .custom(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }
@@ -742,7 +850,7 @@ public struct ChatCompletionModality: OpenEnum {
 /// Moderation results or errors for the request input and generated output.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration`.
-public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionModeration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Moderation for the request input.
     public var input: ChatCompletionModeration.Input
     /// Moderation for the generated output.
@@ -789,12 +897,20 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Moderation for the request input.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration/properties/input`.
-    public indirect enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Input: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Successful moderation results for the request input or generated output. Selected when `type` is `moderation_results`.
         case moderationResults(ChatCompletionModerationResults)
         /// An error produced while attempting moderation. Selected when `type` is `error`.
@@ -824,6 +940,16 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
             case .moderationResults(let value): try value.encode(to: encoder)
             case .error(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.moderationResults(let lhs), .moderationResults(let rhs)): return equal(lhs, rhs)
+            case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -833,7 +959,7 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Successful moderation results for the request input or generated output. Selected when `type` is `moderation_results`.
         case moderationResults(ChatCompletionModerationResults)
         /// An error produced while attempting moderation. Selected when `type` is `error`.
@@ -865,13 +991,23 @@ public struct ChatCompletionModeration: Codable, Equatable, Sendable, SpecDeviat
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.moderationResults(let lhs), .moderationResults(let rhs)): return equal(lhs, rhs)
+            case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// An error produced while attempting moderation.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModerationError`.
-public struct ChatCompletionModerationError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionModerationError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
@@ -919,12 +1055,20 @@ public struct ChatCompletionModerationError: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Successful moderation results for the request input or generated output.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModerationResults`.
-public struct ChatCompletionModerationResults: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionModerationResults: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The moderation model used to generate the results.
     public var model: Swift.String
     /// A list of moderation results.
@@ -972,12 +1116,20 @@ public struct ChatCompletionModerationResults: Codable, Equatable, Sendable, Spe
         try writer.encode(self.results, "results")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.results, other.results) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Specifies a tool the model should use. Use to force the model to call a specific function.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoice`.
-public struct ChatCompletionNamedToolChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionNamedToolChoice: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var function: ChatCompletionFunctionCallOption
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1012,12 +1164,19 @@ public struct ChatCompletionNamedToolChoice: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.function, "function")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.function, other.function) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Specifies a tool the model should use. Use to force the model to call a specific custom tool.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoiceCustom`.
-public struct ChatCompletionNamedToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionNamedToolChoiceCustom: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var custom: ChatCompletionFunctionCallOption
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1052,12 +1211,19 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Equatable, Sendable,
         try writer.encode(self.custom, "custom")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.custom, other.custom) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Messages sent by the model in response to user messages.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage`.
-public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestAssistantMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
     public var content: ChatCompletionRequestAssistantMessage.Content?
     /// The refusal message by the assistant.
@@ -1135,12 +1301,24 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.refusal, other.refusal) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.toolCalls, other.toolCalls) else { return false }
+        guard equal(self.functionCall, other.functionCall) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The contents of the assistant message. Required unless `tool_calls` or `function_call` is specified.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -1176,6 +1354,16 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.arrayOfContentParts(let lhs), .arrayOfContentParts(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
@@ -1183,7 +1371,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/function_call/anyOf/0`.
-    public struct FunctionCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FunctionCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
         /// The name of the function to call.
@@ -1229,13 +1417,21 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Equatable, Sendabl
             try writer.encode(self.name, "name")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessageContentPart`.
-public indirect enum ChatCompletionRequestAssistantMessageContentPart: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionRequestAssistantMessageContentPart: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Learn about [text inputs](https://platform.openai.com/docs/guides/text-generation). Selected when `type` is `text`.
     case text(ChatCompletionRequestMessageContentPartText)
     /// Selected when `type` is `refusal`.
@@ -1267,6 +1463,16 @@ public indirect enum ChatCompletionRequestAssistantMessageContentPart: Codable, 
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+        case (.refusal(let lhs), .refusal(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Developer-provided instructions that the model should follow, regardless of
@@ -1274,7 +1480,7 @@ public indirect enum ChatCompletionRequestAssistantMessageContentPart: Codable, 
 /// replace the previous `system` messages.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestDeveloperMessage`.
-public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestDeveloperMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The contents of the developer message.
     public var content: ChatCompletionRequestDeveloperMessage.Content
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
@@ -1323,12 +1529,20 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The contents of the developer message.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestDeveloperMessage/properties/content`.
-    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the developer message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -1364,6 +1578,16 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.arrayOfContentParts(let lhs), .arrayOfContentParts(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1372,7 +1596,7 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Equatable, Sendabl
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestFunctionMessage`.
-public struct ChatCompletionRequestFunctionMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestFunctionMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The contents of the function message.
     public var content: Swift.String?
     /// The name of the function to call.
@@ -1420,12 +1644,20 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Equatable, Sendable
         try writer.encode(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `role` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessage`.
-public indirect enum ChatCompletionRequestMessage: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChatCompletionRequestMessage: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Developer-provided instructions that the model should follow, regardless of messages sent by the user. Selected when `role` is `developer`.
     case developer(ChatCompletionRequestDeveloperMessage)
     /// Developer-provided instructions that the model should follow, regardless of messages sent by the user. Selected when `role` is `system`.
@@ -1477,12 +1709,26 @@ public indirect enum ChatCompletionRequestMessage: Codable, Equatable, Sendable,
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.developer(let lhs), .developer(let rhs)): return equal(lhs, rhs)
+        case (.system(let lhs), .system(let rhs)): return equal(lhs, rhs)
+        case (.user(let lhs), .user(let rhs)): return equal(lhs, rhs)
+        case (.assistant(let lhs), .assistant(let rhs)): return equal(lhs, rhs)
+        case (.tool(let lhs), .tool(let rhs)): return equal(lhs, rhs)
+        case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Learn about [audio inputs](https://platform.openai.com/docs/guides/audio).
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio`.
-public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestMessageContentPartAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var inputAudio: ChatCompletionRequestMessageContentPartAudio.InputAudio
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
@@ -1530,8 +1776,16 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputAudio, other.inputAudio) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio/properties/input_audio`.
-    public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Base64 encoded audio data.
         public var data: Swift.String
         /// The format of the encoded audio data. Currently supports "wav" and "mp3".
@@ -1578,6 +1832,14 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.format, other.format) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The format of the encoded audio data. Currently supports "wav" and "mp3".
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1602,7 +1864,7 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Equatable, 
 /// Learn about [file inputs](https://platform.openai.com/docs/guides/text) for text generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile`.
-public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestMessageContentPartFile: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var file: ChatCompletionRequestMessageContentPartFile.File
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
@@ -1650,8 +1912,16 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.file, other.file) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile/properties/file`.
-    public struct File: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct File: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the file, used when passing the file to the model as a
         /// string.
         public var filename: Swift.String?
@@ -1706,13 +1976,22 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Equatable, S
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.filename, other.filename) else { return false }
+            guard equal(self.fileData, other.fileData) else { return false }
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Learn about [image inputs](https://platform.openai.com/docs/guides/vision).
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage`.
-public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestMessageContentPartImage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var imageURL: ChatCompletionRequestMessageContentPartImage.ImageURL
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
@@ -1760,8 +2039,16 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage/properties/image_url`.
-    public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ImageURL: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Either a URL of the image or the base64 encoded image data.
         public var url: Swift.String
         /// Specifies the detail level of the image. Learn more in the [Vision guide](https://platform.openai.com/docs/guides/vision#low-or-high-fidelity-image-understanding).
@@ -1809,13 +2096,21 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Equatable, 
             try writer.encodeIfPresent(self.detail, "detail")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.url, other.url) else { return false }
+            guard equal(self.detail, other.detail) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Refusal content part
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartRefusal`.
-public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestMessageContentPartRefusal: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The refusal message generated by the model.
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1854,12 +2149,19 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Equatable
         try writer.encode(self.refusal, "refusal")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.refusal, other.refusal) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Learn about [text inputs](https://platform.openai.com/docs/guides/text-generation).
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartText`.
-public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestMessageContentPartText: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text content.
     public var text: Swift.String
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
@@ -1907,6 +2209,14 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, S
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Developer-provided instructions that the model should follow, regardless of
@@ -1914,7 +2224,7 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Equatable, S
 /// for this purpose instead.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage`.
-public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestSystemMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The contents of the system message.
     public var content: ChatCompletionRequestSystemMessage.Content
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
@@ -1963,12 +2273,20 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The contents of the system message.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage/properties/content`.
-    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the system message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -2004,6 +2322,16 @@ public struct ChatCompletionRequestSystemMessage: Codable, Equatable, Sendable, 
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.arrayOfContentParts(let lhs), .arrayOfContentParts(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -2013,7 +2341,7 @@ public typealias ChatCompletionRequestSystemMessageContentPart = ChatCompletionR
 /// Tool message
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage`.
-public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestToolMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The contents of the tool message.
     public var content: ChatCompletionRequestToolMessage.Content
     /// Tool call that this message is responding to.
@@ -2062,12 +2390,20 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.toolCallID, other.toolCallID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The contents of the tool message.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage/properties/content`.
-    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the tool message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -2103,6 +2439,16 @@ public struct ChatCompletionRequestToolMessage: Codable, Equatable, Sendable, Sp
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.arrayOfContentParts(let lhs), .arrayOfContentParts(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -2113,7 +2459,7 @@ public typealias ChatCompletionRequestToolMessageContentPart = ChatCompletionReq
 /// information.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage`.
-public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionRequestUserMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The contents of the user message.
     public var content: ChatCompletionRequestUserMessage.Content
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
@@ -2162,12 +2508,20 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The contents of the user message.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage/properties/content`.
-    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
         /// An array of content parts with a defined type.
@@ -2201,6 +2555,16 @@ public struct ChatCompletionRequestUserMessage: Codable, Equatable, Sendable, Sp
             case .string(let value): try value.encode(to: encoder)
             case .arrayOfContentParts(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.arrayOfContentParts(let lhs), .arrayOfContentParts(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

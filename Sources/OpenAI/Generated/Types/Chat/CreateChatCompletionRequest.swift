@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -489,11 +489,54 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self._user, other._user) else { return false }
+        guard equal(self.safetyIdentifier, other.safetyIdentifier) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self._promptCacheRetention, other._promptCacheRetention) else { return false }
+        guard equal(self.promptCacheOptions, other.promptCacheOptions) else { return false }
+        guard equal(self.messages, other.messages) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.serviceTier, other.serviceTier) else { return false }
+        guard equal(self.modalities, other.modalities) else { return false }
+        guard equal(self.verbosity, other.verbosity) else { return false }
+        guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+        guard equal(self.maxCompletionTokens, other.maxCompletionTokens) else { return false }
+        guard equal(self.frequencyPenalty, other.frequencyPenalty) else { return false }
+        guard equal(self.presencePenalty, other.presencePenalty) else { return false }
+        guard equal(self.webSearchOptions, other.webSearchOptions) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.store, other.store) else { return false }
+        guard equal(self.moderation, other.moderation) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.stop, other.stop) else { return false }
+        guard equal(self.logitBias, other.logitBias) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self._maxTokens, other._maxTokens) else { return false }
+        guard equal(self.n, other.n) else { return false }
+        guard equal(self.prediction, other.prediction) else { return false }
+        guard equal(self._seed, other._seed) else { return false }
+        guard equal(self.streamOptions, other.streamOptions) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self._functionCall, other._functionCall) else { return false }
+        guard equal(self._functions, other._functions) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// This tool searches the web for relevant results to use in a response.
     /// Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search?api-mode=chat).
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options`.
-    public struct WebSearchOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct WebSearchOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Approximate location parameters for the search.
         public var userLocation: CreateChatCompletionRequest.WebSearchOptions.UserLocation?
         /// High level guidance for the amount of context window space to use for the
@@ -543,10 +586,18 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.userLocation, other.userLocation) else { return false }
+            guard equal(self.searchContextSize, other.searchContextSize) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Approximate location parameters for the search.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options/properties/user_location`.
-        public struct UserLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct UserLocation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Approximate location parameters for the search.
             public var approximate: WebSearchLocation
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -585,6 +636,13 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
                 try writer.encode(self.approximate, "approximate")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.approximate, other.approximate) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -602,7 +660,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/response_format`.
-    public indirect enum ResponseFormat: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ResponseFormat: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Default response format. Selected when `type` is `text`.
         case text(ResponseFormatText)
         /// JSON Schema response format. Selected when `type` is `json_schema`.
@@ -639,13 +697,24 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+            case (.jsonSchema(let lhs), .jsonSchema(let rhs)): return equal(lhs, rhs)
+            case (.jsonObject(let lhs), .jsonObject(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Parameters for audio output. Required when audio output is requested with
     /// `modalities: ["audio"]`. [Learn more](https://platform.openai.com/docs/guides/audio).
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The voice the model uses to respond. Supported built-in voices are
         /// `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `nova`, `onyx`,
         /// `sage`, `shimmer`, `marin`, and `cedar`. You may also provide a
@@ -696,6 +765,14 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.voice, other.voice) else { return false }
+            guard equal(self.format, other.format) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
         /// `opus`, or `pcm16`.
         ///
@@ -732,7 +809,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A function tool that can be used to generate a response. Selected when `type` is `function`.
         case function(ChatCompletionTool)
         /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
@@ -764,6 +841,16 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.custom(let lhs), .custom(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Deprecated in favor of `tool_choice`.
@@ -786,7 +873,7 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call`.
-    public indirect enum FunctionCall: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum FunctionCall: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// `none` means the model will not call a function and instead generates a message.
         case string(CreateChatCompletionRequest.FunctionCall.StringValue)
         /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
@@ -817,6 +904,16 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
             case .string(let value): try value.encode(to: encoder)
             case .chatCompletionFunctionCallOption(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.chatCompletionFunctionCallOption(let lhs), .chatCompletionFunctionCallOption(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
 

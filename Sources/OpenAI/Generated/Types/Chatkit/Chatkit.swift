@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Indicates that a thread is active.
 ///
 /// - Remark: Generated from `#/components/schemas/ActiveStatus`.
-public struct ActiveStatus: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ActiveStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -38,12 +38,18 @@ public struct ActiveStatus: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode("active", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Assistant-authored message within a thread.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantMessageItem`.
-public struct AssistantMessageItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssistantMessageItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -107,12 +113,22 @@ public struct AssistantMessageItem: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.content, "content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Attachment metadata included on thread items.
 ///
 /// - Remark: Generated from `#/components/schemas/Attachment`.
-public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Attachment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Attachment discriminator.
     public var type: AttachmentType
     /// Identifier for the attachment.
@@ -179,6 +195,17 @@ public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.previewURL, "preview_url")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.mimeType, other.mimeType) else { return false }
+        guard equal(self.previewURL, other.previewURL) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -201,7 +228,7 @@ public struct AttachmentType: OpenEnum {
 /// Controls whether ChatKit automatically generates thread titles.
 ///
 /// - Remark: Generated from `#/components/schemas/AutomaticThreadTitlingParam`.
-public struct AutomaticThreadTitlingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AutomaticThreadTitlingParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Enable automatic thread title generation. Defaults to true.
     public var enabled: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -238,12 +265,19 @@ public struct AutomaticThreadTitlingParam: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.enabled, "enabled")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Automatic thread title preferences for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionAutomaticThreadTitling`.
-public struct ChatSessionAutomaticThreadTitling: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatSessionAutomaticThreadTitling: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether automatic thread titling is enabled.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -280,12 +314,19 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Equatable, Sendable, S
         try writer.encode(self.enabled, "enabled")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// ChatKit configuration for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionChatkitConfiguration`.
-public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatSessionChatkitConfiguration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Automatic thread titling preferences.
     public var automaticThreadTitling: ChatSessionAutomaticThreadTitling
     /// Upload settings for the session.
@@ -338,12 +379,21 @@ public struct ChatSessionChatkitConfiguration: Codable, Equatable, Sendable, Spe
         try writer.encode(self.history, "history")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.automaticThreadTitling, other.automaticThreadTitling) else { return false }
+        guard equal(self.fileUpload, other.fileUpload) else { return false }
+        guard equal(self.history, other.history) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Upload permissions and limits applied to the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionFileUpload`.
-public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatSessionFileUpload: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Indicates if uploads are enabled for the session.
     public var enabled: Swift.Bool
     /// Maximum upload size in megabytes.
@@ -396,12 +446,21 @@ public struct ChatSessionFileUpload: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.maxFiles, "max_files")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.maxFileSize, other.maxFileSize) else { return false }
+        guard equal(self.maxFiles, other.maxFiles) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// History retention preferences returned for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionHistory`.
-public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatSessionHistory: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Indicates if chat history is persisted for the session.
     public var enabled: Swift.Bool
     /// Number of prior threads surfaced in history views. Defaults to null when all history is retained.
@@ -447,12 +506,20 @@ public struct ChatSessionHistory: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.recentThreads, "recent_threads")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.recentThreads, other.recentThreads) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Active per-minute request limit for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionRateLimits`.
-public struct ChatSessionRateLimits: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatSessionRateLimits: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Maximum allowed requests per one-minute window.
     public var maxRequestsPer1Minute: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -489,12 +556,19 @@ public struct ChatSessionRateLimits: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.maxRequestsPer1Minute, other.maxRequestsPer1Minute) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents a ChatKit session and its resolved configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionResource`.
-public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+public struct ChatSessionResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// Identifier for the ChatKit session.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the session expires.
@@ -592,6 +666,21 @@ public struct ChatSessionResource: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.clientSecret, other.clientSecret) else { return false }
+        guard equal(self.workflow, other.workflow) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.rateLimits, other.rateLimits) else { return false }
+        guard equal(self.maxRequestsPer1Minute, other.maxRequestsPer1Minute) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.chatkitConfiguration, other.chatkitConfiguration) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
     public var customMirror: Mirror {
         Mirror(
@@ -635,7 +724,7 @@ public struct ChatSessionStatus: OpenEnum {
 /// Optional per-session configuration settings for ChatKit behavior.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatkitConfigurationParam`.
-public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatkitConfigurationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
     public var automaticThreadTitling: AutomaticThreadTitlingParam?
     /// Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
@@ -688,12 +777,21 @@ public struct ChatkitConfigurationParam: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.history, "history")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.automaticThreadTitling, other.automaticThreadTitling) else { return false }
+        guard equal(self.fileUpload, other.fileUpload) else { return false }
+        guard equal(self.history, other.history) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Workflow metadata and state returned for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow`.
-public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatkitWorkflow: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the workflow backing the session.
     public var id: Swift.String
     /// Specific workflow version used for the session. Defaults to null when using the latest deployment.
@@ -754,10 +852,20 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.version, other.version) else { return false }
+        guard equal(self.stateVariables, other.stateVariables) else { return false }
+        guard equal(self.tracing, other.tracing) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow/properties/state_variables/anyOf/0/additionalProperties`.
-    public indirect enum StateVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum StateVariablesValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)
@@ -803,13 +911,25 @@ public struct ChatkitWorkflow: Codable, Equatable, Sendable, SpecDeviationReport
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.boolean(let lhs), .boolean(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Controls diagnostic tracing during the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatkitWorkflowTracing`.
-public struct ChatkitWorkflowTracing: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatkitWorkflowTracing: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Indicates whether tracing is enabled.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -846,12 +966,19 @@ public struct ChatkitWorkflowTracing: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.enabled, "enabled")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Record of a client side tool invocation initiated by the assistant.
 ///
 /// - Remark: Generated from `#/components/schemas/ClientToolCallItem`.
-public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ClientToolCallItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -943,6 +1070,20 @@ public struct ClientToolCallItem: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -965,7 +1106,7 @@ public struct ClientToolCallStatus: OpenEnum {
 /// Indicates that a thread has been closed.
 ///
 /// - Remark: Generated from `#/components/schemas/ClosedStatus`.
-public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ClosedStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Reason that the thread was closed. Defaults to null when no reason is recorded.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1004,12 +1145,19 @@ public struct ClosedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(self.reason, "reason")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.reason, other.reason) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Parameters for provisioning a new ChatKit session.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateChatSessionBody`.
-public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateChatSessionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Workflow that powers the session.
     public var workflow: WorkflowParam
     /// A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
@@ -1078,12 +1226,23 @@ public struct CreateChatSessionBody: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.chatkitConfiguration, "chatkit_configuration")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.workflow, other.workflow) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.rateLimits, other.rateLimits) else { return false }
+        guard equal(self.chatkitConfiguration, other.chatkitConfiguration) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after deleting a thread.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedThreadResource`.
-public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeletedThreadResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the deleted thread.
     public var id: Swift.String
     /// Indicates that the thread has been deleted.
@@ -1131,12 +1290,20 @@ public struct DeletedThreadResource: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Controls when the session expires relative to an anchor timestamp.
 ///
 /// - Remark: Generated from `#/components/schemas/ExpiresAfterParam`.
-public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ExpiresAfterParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Number of seconds after the anchor when the session expires.
     ///
     /// At least 1, at most 600.
@@ -1177,12 +1344,19 @@ public struct ExpiresAfterParam: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.seconds, "seconds")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Annotation that references an uploaded file.
 ///
 /// - Remark: Generated from `#/components/schemas/FileAnnotation`.
-public struct FileAnnotation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileAnnotation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// File attachment referenced by the annotation.
     public var source: FileAnnotationSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1221,12 +1395,19 @@ public struct FileAnnotation: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.source, "source")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Attachment source referenced by an annotation.
 ///
 /// - Remark: Generated from `#/components/schemas/FileAnnotationSource`.
-public struct FileAnnotationSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileAnnotationSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Filename referenced by the annotation.
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1265,12 +1446,19 @@ public struct FileAnnotationSource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.filename, "filename")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Controls whether users can upload files.
 ///
 /// - Remark: Generated from `#/components/schemas/FileUploadParam`.
-public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileUploadParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Enable uploads for this session. Defaults to false.
     public var enabled: Swift.Bool?
     /// Maximum size in megabytes for each uploaded file. Defaults to 512 MB, which is the maximum allowable size.
@@ -1327,12 +1515,21 @@ public struct FileUploadParam: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.maxFiles, "max_files")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.maxFileSize, other.maxFileSize) else { return false }
+        guard equal(self.maxFiles, other.maxFiles) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Controls how much historical context is retained for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/HistoryParam`.
-public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HistoryParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Enables chat users to access previous ChatKit threads. Defaults to true.
     public var enabled: Swift.Bool?
     /// Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
@@ -1380,12 +1577,20 @@ public struct HistoryParam: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.recentThreads, "recent_threads")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.recentThreads, other.recentThreads) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Model and tool overrides applied when generating the assistant response.
 ///
 /// - Remark: Generated from `#/components/schemas/InferenceOptions`.
-public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InferenceOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Preferred tool to invoke. Defaults to null when ChatKit should auto-select.
     public var toolChoice: ToolChoice?
     /// Model name that generated the response. Defaults to null when using the session default.
@@ -1431,12 +1636,20 @@ public struct InferenceOptions: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.model, "model")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Indicates that a thread is locked and cannot accept new input.
 ///
 /// - Remark: Generated from `#/components/schemas/LockedStatus`.
-public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LockedStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Reason that the thread was locked. Defaults to null when no reason is recorded.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1475,12 +1688,19 @@ public struct LockedStatus: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(self.reason, "reason")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.reason, other.reason) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Controls request rate limits for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/RateLimitsParam`.
-public struct RateLimitsParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RateLimitsParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Maximum number of requests allowed per minute for the session. Defaults to 10.
     ///
     /// At least 1.
@@ -1519,12 +1739,19 @@ public struct RateLimitsParam: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.maxRequestsPer1Minute, "max_requests_per_1_minute")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.maxRequestsPer1Minute, other.maxRequestsPer1Minute) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Assistant response text accompanied by optional annotations.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputText`.
-public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseOutputText: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Assistant generated text.
     public var text: Swift.String
     /// Ordered list of annotations attached to the response text.
@@ -1573,12 +1800,20 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.annotations, other.annotations) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Annotation object describing a cited source.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseOutputText/properties/annotations/items`.
-    public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Annotation: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Annotation that references an uploaded file. Selected when `type` is `file`.
         case file(FileAnnotation)
         /// Annotation that references a URL. Selected when `type` is `url`.
@@ -1610,13 +1845,23 @@ public struct ResponseOutputText: Codable, Equatable, Sendable, SpecDeviationRep
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.file(let lhs), .file(let rhs)): return equal(lhs, rhs)
+            case (.url(let lhs), .url(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Collection of workflow tasks grouped together in the thread.
 ///
 /// - Remark: Generated from `#/components/schemas/TaskGroupItem`.
-public struct TaskGroupItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TaskGroupItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -1680,12 +1925,22 @@ public struct TaskGroupItem: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.tasks, "tasks")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.tasks, other.tasks) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Task entry that appears within a TaskGroup.
 ///
 /// - Remark: Generated from `#/components/schemas/TaskGroupTask`.
-public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TaskGroupTask: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Subtype for the grouped task.
     public var type: TaskType
     /// Optional heading for the grouped task. Defaults to null when not provided.
@@ -1738,12 +1993,21 @@ public struct TaskGroupTask: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.summary, "summary")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.heading, other.heading) else { return false }
+        guard equal(self.summary, other.summary) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Task emitted by the workflow to show progress and status updates.
 ///
 /// - Remark: Generated from `#/components/schemas/TaskItem`.
-public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TaskItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -1821,6 +2085,18 @@ public struct TaskItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.summary, "summary")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.taskType, other.taskType) else { return false }
+        guard equal(self.heading, other.heading) else { return false }
+        guard equal(self.summary, other.summary) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1845,7 +2121,7 @@ public struct TaskType: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadItem`.
-public indirect enum ThreadItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ThreadItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// User-authored messages within a thread. Selected when `type` is `chatkit.user_message`.
     case chatkitUserMessage(UserMessageItem)
     /// Assistant-authored message within a thread. Selected when `type` is `chatkit.assistant_message`.
@@ -1897,12 +2173,26 @@ public indirect enum ThreadItem: Codable, Equatable, Sendable, UnknownCaseRepres
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.chatkitUserMessage(let lhs), .chatkitUserMessage(let rhs)): return equal(lhs, rhs)
+        case (.chatkitAssistantMessage(let lhs), .chatkitAssistantMessage(let rhs)): return equal(lhs, rhs)
+        case (.chatkitWidget(let lhs), .chatkitWidget(let rhs)): return equal(lhs, rhs)
+        case (.chatkitClientToolCall(let lhs), .chatkitClientToolCall(let rhs)): return equal(lhs, rhs)
+        case (.chatkitTask(let lhs), .chatkitTask(let rhs)): return equal(lhs, rhs)
+        case (.chatkitTaskGroup(let lhs), .chatkitTaskGroup(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A paginated list of thread items rendered for the ChatKit API.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadItemListResource`.
-public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ThreadItemListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadItem]
     /// The ID of the first item in the list.
@@ -1965,6 +2255,16 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ThreadItem] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1977,7 +2277,7 @@ public struct ThreadItemListResource: Codable, Equatable, Sendable, SpecDeviatio
 /// A paginated list of ChatKit threads.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadListResource`.
-public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ThreadListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadResource]
     /// The ID of the first item in the list.
@@ -2040,6 +2340,16 @@ public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ThreadResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2052,7 +2362,7 @@ public struct ThreadListResource: Codable, Equatable, Sendable, SpecDeviationRep
 /// Represents a ChatKit thread and its current status.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadResource`.
-public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ThreadResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the thread was created.
@@ -2122,12 +2432,23 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.title, other.title) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Current status for the thread. Defaults to `active` for newly created threads.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadResource/properties/status`.
-    public indirect enum Status: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Status: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Indicates that a thread is active. Selected when `type` is `active`.
         case active(ActiveStatus)
         /// Indicates that a thread is locked and cannot accept new input. Selected when `type` is `locked`.
@@ -2164,13 +2485,24 @@ public struct ThreadResource: Codable, Equatable, Sendable, SpecDeviationReporti
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.active(let lhs), .active(let rhs)): return equal(lhs, rhs)
+            case (.locked(let lhs), .locked(let rhs)): return equal(lhs, rhs)
+            case (.closed(let lhs), .closed(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Tool selection that the assistant should honor when executing the item.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoice`.
-public struct ToolChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolChoice: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the requested tool.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2207,12 +2539,19 @@ public struct ToolChoice: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Annotation that references a URL.
 ///
 /// - Remark: Generated from `#/components/schemas/UrlAnnotation`.
-public struct URLAnnotation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct URLAnnotation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// URL referenced by the annotation.
     public var source: URLAnnotationSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2251,12 +2590,19 @@ public struct URLAnnotation: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.source, "source")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// URL backing an annotation entry.
 ///
 /// - Remark: Generated from `#/components/schemas/UrlAnnotationSource`.
-public struct URLAnnotationSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct URLAnnotationSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// URL referenced by the annotation.
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2295,12 +2641,19 @@ public struct URLAnnotationSource: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.url, "url")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.url, other.url) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Text block that a user contributed to the thread.
 ///
 /// - Remark: Generated from `#/components/schemas/UserMessageInputText`.
-public struct UserMessageInputText: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UserMessageInputText: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Plain-text content supplied by the user.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2339,12 +2692,19 @@ public struct UserMessageInputText: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// User-authored messages within a thread.
 ///
 /// - Remark: Generated from `#/components/schemas/UserMessageItem`.
-public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UserMessageItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -2423,12 +2783,24 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.attachments, other.attachments) else { return false }
+        guard equal(self.inferenceOptions, other.inferenceOptions) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Content blocks that comprise a user message.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UserMessageItem/properties/content/items`.
-    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Text block that a user contributed to the thread. Selected when `type` is `input_text`.
         case inputText(UserMessageInputText)
         /// Quoted snippet that the user referenced in their message. Selected when `type` is `quoted_text`.
@@ -2460,13 +2832,23 @@ public struct UserMessageItem: Codable, Equatable, Sendable, SpecDeviationReport
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+            case (.quotedText(let lhs), .quotedText(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Quoted snippet that the user referenced in their message.
 ///
 /// - Remark: Generated from `#/components/schemas/UserMessageQuotedText`.
-public struct UserMessageQuotedText: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UserMessageQuotedText: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Quoted text content.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2505,12 +2887,19 @@ public struct UserMessageQuotedText: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Thread item that renders a widget payload.
 ///
 /// - Remark: Generated from `#/components/schemas/WidgetMessageItem`.
-public struct WidgetMessageItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WidgetMessageItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -2574,12 +2963,22 @@ public struct WidgetMessageItem: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.widget, "widget")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.threadID, other.threadID) else { return false }
+        guard equal(self.widget, other.widget) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Workflow reference and overrides applied to the chat session.
 ///
 /// - Remark: Generated from `#/components/schemas/WorkflowParam`.
-public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WorkflowParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the workflow invoked by the session.
     public var id: Swift.String
     /// Specific workflow version to run. Defaults to the latest deployed version.
@@ -2640,10 +3039,20 @@ public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.version, other.version) else { return false }
+        guard equal(self.stateVariables, other.stateVariables) else { return false }
+        guard equal(self.tracing, other.tracing) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WorkflowParam/properties/state_variables/additionalProperties`.
-    public indirect enum StateVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum StateVariablesValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)
@@ -2689,13 +3098,25 @@ public struct WorkflowParam: Codable, Equatable, Sendable, SpecDeviationReportin
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.boolean(let lhs), .boolean(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Controls diagnostic tracing during the session.
 ///
 /// - Remark: Generated from `#/components/schemas/WorkflowTracingParam`.
-public struct WorkflowTracingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WorkflowTracingParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether tracing is enabled during the session. Defaults to true.
     public var enabled: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2731,5 +3152,12 @@ public struct WorkflowTracingParam: Codable, Equatable, Sendable, SpecDeviationR
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.enabled, "enabled")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
-public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ContainerFileListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of container files.
     public var data: [ContainerFileResource]
     /// The ID of the first file in the list.
@@ -68,6 +68,16 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ContainerFileResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -80,7 +90,7 @@ public struct ContainerFileListResource: Codable, Equatable, Sendable, SpecDevia
 /// The container file object
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerFileResource`.
-public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerFileResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the file.
     public var id: Swift.String
     /// The type of this object (`container.file`).
@@ -161,10 +171,23 @@ public struct ContainerFileResource: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.source, "source")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.containerID, other.containerID) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ContainerListResource`.
-public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ContainerListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of containers.
     public var data: [ContainerResource]
     /// The ID of the first container in the list.
@@ -227,6 +250,16 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ContainerResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -239,7 +272,7 @@ public struct ContainerListResource: Codable, Equatable, Sendable, SpecDeviation
 /// - Note: Also named ``BetaContainerNetworkPolicyAllowlistParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyAllowlistParam`.
-public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerNetworkPolicyAllowlistParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
     ///
     /// At least 1 item.
@@ -291,12 +324,20 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Equatable, Sendable
         try writer.encodeIfPresent(self.domainSecrets, "domain_secrets")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.allowedDomains, other.allowedDomains) else { return false }
+        guard equal(self.domainSecrets, other.domainSecrets) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaContainerNetworkPolicyDisabledParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDisabledParam`.
-public struct ContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerNetworkPolicyDisabledParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -327,12 +368,18 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Equatable, Sendable,
         try writer.encode("disabled", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaContainerNetworkPolicyDomainSecretParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDomainSecretParam`.
-public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+public struct ContainerNetworkPolicyDomainSecretParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
     ///
     /// At least 1 character.
@@ -392,6 +439,15 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.domain, other.domain) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
     public var customMirror: Mirror {
         Mirror(
@@ -409,7 +465,7 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Equatable, Senda
 /// The container object
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerResource`.
-public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the container.
     public var id: Swift.String
     /// The type of this object.
@@ -507,12 +563,27 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.lastActiveAt, other.lastActiveAt) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.memoryLimit, other.memoryLimit) else { return false }
+        guard equal(self.networkPolicy, other.networkPolicy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The container will expire after this time period.
     /// The anchor is the reference point for the expiration.
     /// The minutes is the number of minutes after the anchor before the container expires.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ExpiresAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of minutes after the anchor before the container expires.
         public var minutes: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -551,12 +622,19 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encodeIfPresent(self.minutes, "minutes")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.minutes, other.minutes) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Network access policy for the container.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/network_policy`.
-    public struct NetworkPolicy: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct NetworkPolicy: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The network policy mode.
         public var type: ContainerResource.NetworkPolicy.TypeValue
         /// Allowed outbound domains when `type` is `allowlist`.
@@ -603,6 +681,14 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.allowedDomains, other.allowedDomains) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The network policy mode.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -625,7 +711,7 @@ public struct ContainerResource: Codable, Equatable, Sendable, SpecDeviationRepo
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateContainerBody`.
-public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateContainerBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Name of the container to create.
     public var name: Swift.String
     /// IDs of files to copy to the container.
@@ -700,10 +786,22 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.fileIDs, other.fileIDs) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.skills, other.skills) else { return false }
+        guard equal(self.memoryLimit, other.memoryLimit) else { return false }
+        guard equal(self.networkPolicy, other.networkPolicy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Container expiration time in seconds relative to the 'anchor' time.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ExpiresAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var minutes: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -738,12 +836,19 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
             try writer.encode(self.minutes, "minutes")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.minutes, other.minutes) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/skills/items`.
-    public indirect enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Skill: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `skill_reference`.
         case skillReference(SkillReferenceParam)
         /// Selected when `type` is `inline`.
@@ -775,6 +880,16 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.skillReference(let lhs), .skillReference(let rhs)): return equal(lhs, rhs)
+            case (.inline(let lhs), .inline(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Network access policy for the container.
@@ -782,7 +897,7 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/network_policy`.
-    public indirect enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum NetworkPolicy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// Selected when `type` is `allowlist`.
@@ -814,11 +929,21 @@ public struct CreateContainerBody: Codable, Equatable, Sendable, SpecDeviationRe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.disabled(let lhs), .disabled(let rhs)): return equal(lhs, rhs)
+            case (.allowlist(let lhs), .allowlist(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateContainerFileBody`.
-public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateContainerFileBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Name of the file to create.
     public var fileID: Swift.String?
     /// The File object (not file name) to be uploaded.
@@ -867,6 +992,14 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.file, other.file) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("file_id", self.fileID)
         try form.append("file", self.file)
@@ -876,7 +1009,7 @@ public struct CreateContainerFileBody: Codable, Equatable, Sendable, SpecDeviati
 /// - Note: Also named ``BetaInlineSkillParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InlineSkillParam`.
-public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InlineSkillParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
     public var name: Swift.String
     /// The description of the skill.
@@ -931,6 +1064,15 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.source, "source")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Inline skill payload
@@ -938,7 +1080,7 @@ public struct InlineSkillParam: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaInlineSkillSourceParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InlineSkillSourceParam`.
-public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InlineSkillSourceParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded skill zip bundle.
     ///
     /// 1 to 70254592 characters.
@@ -981,12 +1123,19 @@ public struct InlineSkillSourceParam: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaSkillReferenceParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/SkillReferenceParam`.
-public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SkillReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.
     ///
     /// 1 to 64 characters.
@@ -1035,5 +1184,13 @@ public struct SkillReferenceParam: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.skillID, "skill_id")
         try writer.encodeIfPresent(self.version, "version")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.skillID, other.skillID) else { return false }
+        guard equal(self.version, other.version) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -13,7 +13,7 @@ import OpenAIRuntime
 /// - Note: Also named ``BetaEasyInputMessage``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/EasyInputMessage`.
-public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EasyInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
     public var role: EasyInputMessage.Role
@@ -73,6 +73,15 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.phase, other.phase) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
     ///
@@ -105,7 +114,7 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EasyInputMessage/properties/content`.
-    public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Content: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
@@ -139,6 +148,16 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
             case .string(let value): try value.encode(to: encoder)
             case .inputMessageContentList(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.inputMessageContentList(let lhs), .inputMessageContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -190,7 +209,7 @@ public struct FileInputDetail: OpenEnum {
 /// [file search guide](https://platform.openai.com/docs/guides/tools-file-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchToolCall`.
-public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the file search tool call.
     public var id: Swift.String
     /// The status of the file search tool call. One of `in_progress`,
@@ -254,6 +273,16 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.queries, other.queries) else { return false }
+        guard equal(self.results, other.results) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the file search tool call. One of `in_progress`,
     /// `searching`, `incomplete` or `failed`,
     ///
@@ -284,7 +313,7 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
     }
 
     /// - Remark: Generated from `#/components/schemas/FileSearchToolCall/properties/results/anyOf/0/items`.
-    public struct ResultValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResultValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The unique ID of the file.
         public var fileID: Swift.String?
         /// The text that was retrieved from the file.
@@ -355,6 +384,17 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
             try writer.encodeIfPresent(self.score, "score")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.filename, other.filename) else { return false }
+            guard equal(self.attributes, other.attributes) else { return false }
+            guard equal(self.score, other.score) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -362,7 +402,7 @@ public struct FileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaFunctionAndCustomToolCallOutput``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionAndCustomToolCallOutput`.
-public indirect enum FunctionAndCustomToolCallOutput: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum FunctionAndCustomToolCallOutput: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(InputTextContent)
     /// An image input to the model. Selected when `type` is `input_image`.
@@ -399,6 +439,17 @@ public indirect enum FunctionAndCustomToolCallOutput: Codable, Equatable, Sendab
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+        case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+        case (.inputFile(let lhs), .inputFile(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -425,7 +476,7 @@ public struct FunctionCallItemStatus: OpenEnum {
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam`.
-public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call output. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the function tool call generated by the model.
@@ -515,12 +566,25 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Text, image, or file output of the function tool call.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
@@ -557,12 +621,22 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.values(let lhs), .values(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// A piece of message content, such as text, an image, or a file.
         ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Value: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
             /// A text input to the model. Selected when `type` is `input_text`.
             case inputText(InputTextContentParam)
             /// An image input to the model. Selected when `type` is `input_image`.
@@ -597,6 +671,17 @@ public struct FunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
                 case .inputImage(let value): try value.encode(to: encoder)
                 case .inputFile(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+                case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+                case (.inputFile(let lhs), .inputFile(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
                 }
             }
         }
@@ -650,7 +735,7 @@ public struct FunctionCallStatus: OpenEnum {
 /// - Note: Also named ``BetaFunctionShellAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellAction`.
-public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellAction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var commands: [Swift.String]
     /// Optional timeout in milliseconds for the commands.
     public var timeoutMs: Swift.Int?
@@ -702,6 +787,15 @@ public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.maxOutputLength, "max_output_length")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.commands, other.commands) else { return false }
+        guard equal(self.timeoutMs, other.timeoutMs) else { return false }
+        guard equal(self.maxOutputLength, other.maxOutputLength) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Commands and limits describing how to run the shell tool call.
@@ -709,7 +803,7 @@ public struct FunctionShellAction: Codable, Equatable, Sendable, SpecDeviationRe
 /// - Note: Also named ``BetaFunctionShellActionParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellActionParam`.
-public struct FunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellActionParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Ordered shell commands for the execution environment to run.
     public var commands: [Swift.String]
     /// Maximum wall-clock time in milliseconds to allow the shell commands to run.
@@ -762,12 +856,21 @@ public struct FunctionShellActionParam: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.commands, other.commands) else { return false }
+        guard equal(self.timeoutMs, other.timeoutMs) else { return false }
+        guard equal(self.maxOutputLength, other.maxOutputLength) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool call that executes one or more shell commands in a managed environment.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCall`.
-public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the shell tool call. Populated when this item is returned via API.
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
@@ -850,10 +953,23 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.environment, other.environment) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCall/properties/environment/anyOf/0`.
-    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Represents the use of a local environment to perform shell actions. Selected when `type` is `local`.
         case local(LocalEnvironmentResource)
         /// Represents a container created with /v1/containers. Selected when `type` is `container_reference`.
@@ -885,13 +1001,23 @@ public struct FunctionShellCall: Codable, Equatable, Sendable, SpecDeviationRepo
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.local(let lhs), .local(let rhs)): return equal(lhs, rhs)
+            case (.containerReference(let lhs), .containerReference(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A tool representing a request to execute one or more shell commands.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam`.
-public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the shell tool call. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
@@ -970,12 +1096,24 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.environment, other.environment) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The environment to execute the shell commands in.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam/properties/environment/anyOf/0`.
-    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `local`.
         case local(LocalEnvironmentParam)
         /// Selected when `type` is `container_reference`.
@@ -1007,6 +1145,16 @@ public struct FunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.local(let lhs), .local(let rhs)): return equal(lhs, rhs)
+            case (.containerReference(let lhs), .containerReference(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1036,7 +1184,7 @@ public struct FunctionShellCallItemStatus: OpenEnum {
 /// The output of a shell tool call that was emitted.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutput`.
-public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the shell call output. Populated when this item is returned via API.
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
@@ -1119,6 +1267,19 @@ public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.maxOutputLength, other.maxOutputLength) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Captured stdout and stderr for a portion of a shell tool call output.
@@ -1126,7 +1287,7 @@ public struct FunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviati
 /// - Note: Also named ``BetaFunctionShellCallOutputContentParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContentParam`.
-public struct FunctionShellCallOutputContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutputContentParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Captured stdout output for the shell call.
     ///
     /// At most 10485760 characters.
@@ -1183,6 +1344,15 @@ public struct FunctionShellCallOutputContentParam: Codable, Equatable, Sendable,
         try writer.encode(self.outcome, "outcome")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.stdout, other.stdout) else { return false }
+        guard equal(self.stderr, other.stderr) else { return false }
+        guard equal(self.outcome, other.outcome) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Indicates that the shell commands finished and returned an exit code.
@@ -1190,7 +1360,7 @@ public struct FunctionShellCallOutputContentParam: Codable, Equatable, Sendable,
 /// - Note: Also named ``BetaFunctionShellCallOutputExitOutcomeParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcomeParam`.
-public struct FunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutputExitOutcomeParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The exit code returned by the shell process.
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1229,12 +1399,19 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Equatable, Senda
         try writer.encode(self.exitCode, "exit_code")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.exitCode, other.exitCode) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The streamed output items emitted by a shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputItemParam`.
-public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the shell tool call output. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
@@ -1312,6 +1489,18 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
         try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.maxOutputLength, other.maxOutputLength) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The exit or timeout outcome associated with this shell call.
@@ -1320,7 +1509,7 @@ public struct FunctionShellCallOutputItemParam: Codable, Equatable, Sendable, Sp
 /// - Note: Also named ``BetaFunctionShellCallOutputOutcomeParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputOutcomeParam`.
-public indirect enum FunctionShellCallOutputOutcomeParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum FunctionShellCallOutputOutcomeParam: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
     case timeout(FunctionShellCallOutputTimeoutOutcomeParam)
     /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
@@ -1352,6 +1541,16 @@ public indirect enum FunctionShellCallOutputOutcomeParam: Codable, Equatable, Se
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.timeout(let lhs), .timeout(let rhs)): return equal(lhs, rhs)
+        case (.exit(let lhs), .exit(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1380,7 +1579,7 @@ public struct FunctionShellCallOutputStatusEnum: OpenEnum {
 /// - Note: Also named ``BetaFunctionShellCallOutputTimeoutOutcomeParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcomeParam`.
-public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1411,6 +1610,12 @@ public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Equatable, Se
         try writer.encode("timeout", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1435,7 +1640,7 @@ public struct FunctionShellCallStatus: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutputResource`.
-public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionToolCallOutputResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function call tool output.
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
@@ -1528,13 +1733,27 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -1570,11 +1789,21 @@ public struct FunctionToolCallOutputResource: Codable, Equatable, Sendable, Spec
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallResource`.
-public struct FunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionToolCallResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call.
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
@@ -1665,12 +1894,26 @@ public struct FunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaHTTPError``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/HTTPError`.
-public struct HTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HTTPError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1712,6 +1955,14 @@ public struct HTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1741,7 +1992,7 @@ public struct ImageDetail: OpenEnum {
 /// An image generation request made by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenToolCall`.
-public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ImageGenToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the image generation call.
     public var id: Swift.String
     /// The status of the image generation call.
@@ -1797,6 +2048,15 @@ public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.result, other.result) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the image generation call.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1827,7 +2087,7 @@ public struct ImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaInputContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
-public indirect enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputContent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(InputTextContent)
     /// An image input to the model. Selected when `type` is `input_image`.
@@ -1864,6 +2124,17 @@ public indirect enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepr
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+        case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+        case (.inputFile(let lhs), .inputFile(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A file input to the model.
@@ -1871,7 +2142,7 @@ public indirect enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepr
 /// - Note: Also named ``BetaInputFileContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputFileContent`.
-public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputFileContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the file to be sent to the model.
     public var fileID: Swift.String?
     /// The name of the file to be sent to the model.
@@ -1947,6 +2218,18 @@ public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.detail, "detail")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.fileData, other.fileData) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.fileURL, other.fileURL) else { return false }
+        guard equal(self.detail, other.detail) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A file input to the model.
@@ -1954,7 +2237,7 @@ public struct InputFileContent: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaInputFileContentParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputFileContentParam`.
-public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputFileContentParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the file to be sent to the model.
     public var fileID: Swift.String?
     /// The name of the file to be sent to the model.
@@ -2032,6 +2315,18 @@ public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.fileData, other.fileData) else { return false }
+        guard equal(self.fileURL, other.fileURL) else { return false }
+        guard equal(self.detail, other.detail) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision).
@@ -2039,7 +2334,7 @@ public struct InputFileContentParam: Codable, Equatable, Sendable, SpecDeviation
 /// - Note: Also named ``BetaInputImageContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
-public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputImageContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL.
     public var imageURL: Swift.String?
     /// The ID of the file to be sent to the model.
@@ -2101,6 +2396,16 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.detail, other.detail) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision)
@@ -2108,7 +2413,7 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
 /// - Note: Also named ``BetaInputImageContentParamAutoParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContentParamAutoParam`.
-public struct InputImageContentParamAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputImageContentParamAutoParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL of the image to be sent to the model. A fully qualified URL or base64 encoded image in a data URL.
     ///
     /// At most 20971520 characters.
@@ -2172,12 +2477,22 @@ public struct InputImageContentParamAutoParam: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.detail, other.detail) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
-public indirect enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following hierarchy.
     case easyInputMessage(EasyInputMessage)
     /// An item representing part of the context for the response to be generated by the model.
@@ -2235,6 +2550,20 @@ public indirect enum InputItem: Codable, Equatable, Sendable, UnknownCaseReprese
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.easyInputMessage(let lhs), .easyInputMessage(let rhs)): return equal(lhs, rhs)
+        case (.item(let lhs), .item(let rhs)): return equal(lhs, rhs)
+        case (.compactionTrigger(let lhs), .compactionTrigger(let rhs)): return equal(lhs, rhs)
+        case (.itemReference(let lhs), .itemReference(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A message input to the model with a role indicating instruction following
@@ -2242,7 +2571,7 @@ public indirect enum InputItem: Codable, Equatable, Sendable, UnknownCaseReprese
 /// precedence over instructions given with the `user` role.
 ///
 /// - Remark: Generated from `#/components/schemas/InputMessage`.
-public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `system`, or `developer`.
     public var role: InputMessage.Role
     /// The status of item. One of `in_progress`, `completed`, or
@@ -2300,6 +2629,15 @@ public struct InputMessage: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The role of the message input. One of `user`, `system`, or `developer`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2336,7 +2674,7 @@ public typealias InputMessageContentList = [InputContent]
 /// - Note: Also named ``BetaInputTextContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputTextContent`.
-public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text input to the model.
     public var text: Swift.String
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
@@ -2384,6 +2722,14 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A text input to the model.
@@ -2391,7 +2737,7 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaInputTextContentParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputTextContentParam`.
-public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputTextContentParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text input to the model.
     ///
     /// At most 10485760 characters.
@@ -2441,6 +2787,14 @@ public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Content item used to generate a response.
@@ -2448,7 +2802,7 @@ public struct InputTextContentParam: Codable, Equatable, Sendable, SpecDeviation
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Item`.
-public indirect enum Item: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Item: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following hierarchy.
     case inputMessage(InputMessage)
     /// An output message from the model.
@@ -2607,6 +2961,41 @@ public indirect enum Item: Codable, Equatable, Sendable, UnknownCaseRepresentabl
         case .customToolCallOutput(let value): try value.encode(to: encoder)
         case .customToolCall(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputMessage(let lhs), .inputMessage(let rhs)): return equal(lhs, rhs)
+        case (.outputMessage(let lhs), .outputMessage(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }

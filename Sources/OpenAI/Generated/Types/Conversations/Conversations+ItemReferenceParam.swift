@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// An internal identifier for an item to reference.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemReferenceParam`.
-public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ItemReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item to reference.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -46,6 +46,13 @@ public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A collection of keypresses the model would like to perform.
@@ -53,7 +60,7 @@ public struct ItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaKeyPressAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/KeyPressAction`.
-public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct KeyPressAction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
     public var keys: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -92,6 +99,13 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.keys, "keys")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.keys, other.keys) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents the use of a local environment to perform shell actions.
@@ -99,7 +113,7 @@ public struct KeyPressAction: Codable, Equatable, Sendable, SpecDeviationReporti
 /// - Note: Also named ``BetaLocalEnvironmentResource``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentResource`.
-public struct LocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LocalEnvironmentResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -130,6 +144,12 @@ public struct LocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode("local", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Execute a shell command on the server.
@@ -137,7 +157,7 @@ public struct LocalEnvironmentResource: Codable, Equatable, Sendable, SpecDeviat
 /// - Note: Also named ``BetaLocalShellExecAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellExecAction`.
-public struct LocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LocalShellExecAction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The command to run.
     public var command: [Swift.String]
     /// Optional timeout in milliseconds for the command.
@@ -206,12 +226,23 @@ public struct LocalShellExecAction: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.user, "user")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.command, other.command) else { return false }
+        guard equal(self.timeoutMs, other.timeoutMs) else { return false }
+        guard equal(self.workingDirectory, other.workingDirectory) else { return false }
+        guard equal(self.env, other.env) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool call to run a command on the local shell.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellToolCall`.
-public struct LocalShellToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LocalShellToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the local shell call.
     public var id: Swift.String
     /// The unique ID of the local shell tool call generated by the model.
@@ -273,12 +304,22 @@ public struct LocalShellToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a local shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellToolCallOutput`.
-public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LocalShellToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the local shell tool call generated by the model.
     public var id: Swift.String
     /// A JSON string of the output of the local shell tool call.
@@ -333,6 +374,15 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The log probability of a token.
@@ -340,7 +390,7 @@ public struct LocalShellToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
 /// - Note: Also named ``BetaLogProb``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LogProb`.
-public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LogProb: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var token: Swift.String
     public var logprob: Swift.Double
     public var bytes: [Swift.Int]
@@ -390,12 +440,22 @@ public struct LogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.topLogprobs, "top_logprobs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.token, other.token) else { return false }
+        guard equal(self.logprob, other.logprob) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A request for human approval of a tool invocation.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalRequest`.
-public struct MCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPApprovalRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the approval request.
     public var id: Swift.String
     /// The label of the MCP server making the request.
@@ -457,12 +517,22 @@ public struct MCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A response to an MCP approval request.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalResponse`.
-public struct MCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPApprovalResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the approval response
     public var id: Swift.String?
     /// The ID of the approval request being answered.
@@ -524,12 +594,22 @@ public struct MCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.reason, "reason")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.approvalRequestID, other.approvalRequestID) else { return false }
+        guard equal(self.approve, other.approve) else { return false }
+        guard equal(self.reason, other.reason) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A response to an MCP approval request.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalResponseResource`.
-public struct MCPApprovalResponseResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPApprovalResponseResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the approval response
     public var id: Swift.String
     /// The ID of the approval request being answered.
@@ -591,12 +671,22 @@ public struct MCPApprovalResponseResource: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.reason, "reason")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.approvalRequestID, other.approvalRequestID) else { return false }
+        guard equal(self.approve, other.approve) else { return false }
+        guard equal(self.reason, other.reason) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A list of tools available on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPListTools`.
-public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPListTools: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the list.
     public var id: Swift.String
     /// The label of the MCP server.
@@ -658,6 +748,16 @@ public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.error, "error")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool available on an MCP server.
@@ -665,7 +765,7 @@ public struct MCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting
 /// - Note: Also named ``BetaMCPListToolsTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPListToolsTool`.
-public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPListToolsTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the tool.
     public var name: Swift.String
     /// The description of the tool.
@@ -725,12 +825,22 @@ public struct MCPListToolsTool: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.annotations, "annotations")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.inputSchema, other.inputSchema) else { return false }
+        guard equal(self.annotations, other.annotations) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaMCPProtocolError``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPProtocolError`.
-public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPProtocolError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -772,12 +882,20 @@ public struct MCPProtocolError: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An invocation of a tool on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCall`.
-public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool call.
     public var id: Swift.String
     /// The label of the MCP server running the tool.
@@ -868,13 +986,27 @@ public struct MCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.approvalRequestID, "approval_request_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.approvalRequestID, other.approvalRequestID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 /// - Note: Also named ``BetaMCPToolCallError``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallError`.
-public indirect enum MCPToolCallError: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum MCPToolCallError: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `mcp_protocol_error`.
     case mcpProtocolError(MCPProtocolError)
     /// Selected when `type` is `mcp_tool_execution_error`.
@@ -911,6 +1043,17 @@ public indirect enum MCPToolCallError: Codable, Equatable, Sendable, UnknownCase
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.mcpProtocolError(let lhs), .mcpProtocolError(let rhs)): return equal(lhs, rhs)
+        case (.mcpToolExecutionError(let lhs), .mcpToolExecutionError(let rhs)): return equal(lhs, rhs)
+        case (.httpError(let lhs), .httpError(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -943,7 +1086,7 @@ public struct MCPToolCallStatus: OpenEnum {
 /// - Note: Also named ``BetaMCPToolExecutionError``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolExecutionError`.
-public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPToolExecutionError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var content: JSONValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -978,12 +1121,19 @@ public struct MCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.content, "content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A message to or from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/Message`.
-public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Message: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the message.
     public var id: Swift.String
     /// The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
@@ -1053,12 +1203,23 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.phase, other.phase) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A content part that makes up an input or output item.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Message/properties/content/items`.
-    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(InputTextContent)
         /// A text output from the model. Selected when `type` is `output_text`.
@@ -1123,6 +1284,23 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .computerScreenshot(let value): try value.encode(to: encoder)
             case .inputFile(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+            case (.outputText(let lhs), .outputText(let rhs)): return equal(lhs, rhs)
+            case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+            case (.summaryText(let lhs), .summaryText(let rhs)): return equal(lhs, rhs)
+            case (.reasoningText(let lhs), .reasoningText(let rhs)): return equal(lhs, rhs)
+            case (.refusal(let lhs), .refusal(let rhs)): return equal(lhs, rhs)
+            case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+            case (.computerScreenshot(let lhs), .computerScreenshot(let rhs)): return equal(lhs, rhs)
+            case (.inputFile(let lhs), .inputFile(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -1230,7 +1408,7 @@ public struct MessageStatus: OpenEnum {
 /// - Note: Also named ``BetaMoveParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MoveParam`.
-public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MoveParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The x-coordinate to move to.
     public var x: Swift.Int
     /// The y-coordinate to move to.
@@ -1285,6 +1463,15 @@ public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.keys, "keys")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.x, other.x) else { return false }
+        guard equal(self.y, other.y) else { return false }
+        guard equal(self.keys, other.keys) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A text output from the model.
@@ -1292,7 +1479,7 @@ public struct MoveParam: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaOutputTextContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputTextContent`.
-public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OutputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text output from the model.
     public var text: Swift.String
     /// The annotations of the text output.
@@ -1346,10 +1533,19 @@ public struct OutputTextContent: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.logprobs, "logprobs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.annotations, other.annotations) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Program`.
-public struct Program: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Program: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the program item.
     public var id: Swift.String
     /// The stable call ID of the program item.
@@ -1411,10 +1607,20 @@ public struct Program: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.fingerprint, "fingerprint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.fingerprint, other.fingerprint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProgramItemParam`.
-public struct ProgramItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProgramItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of this program item.
     public var id: Swift.String
     /// The stable call ID of the program item.
@@ -1482,10 +1688,20 @@ public struct ProgramItemParam: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.fingerprint, "fingerprint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.fingerprint, other.fingerprint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProgramOutput`.
-public struct ProgramOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProgramOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the program output item.
     public var id: Swift.String
     /// The call ID of the program item.
@@ -1547,10 +1763,20 @@ public struct ProgramOutput: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.result, other.result) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProgramOutputItemParam`.
-public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProgramOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of this program output item.
     public var id: Swift.String
     /// The call ID of the program item.
@@ -1616,6 +1842,16 @@ public struct ProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.result, other.result) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1657,7 +1893,7 @@ public struct ProgramOutputStatus: OpenEnum {
 /// - Note: Also named ``BetaProgramToolCallCaller``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
-public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProgramToolCallCaller: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The call ID of the program item that produced this tool call.
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1696,12 +1932,19 @@ public struct ProgramToolCallCaller: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.callerID, "caller_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.callerID, other.callerID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaProgramToolCallCallerParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramToolCallCallerParam`.
-public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProgramToolCallCallerParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The call ID of the program item that produced this tool call.
     ///
     /// 1 to 64 characters.
@@ -1742,6 +1985,13 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.callerID, "caller_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.callerID, other.callerID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
@@ -1749,7 +1999,7 @@ public struct ProgramToolCallCallerParam: Codable, Equatable, Sendable, SpecDevi
 /// - Note: Also named ``BetaPromptCacheBreakpointConfig``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointConfig`.
-public struct PromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct PromptCacheBreakpointConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1780,12 +2030,18 @@ public struct PromptCacheBreakpointConfig: Codable, Equatable, Sendable, SpecDev
         try writer.encode("explicit", "mode")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A Realtime item listing tools available on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPListTools`.
-public struct RealtimeMCPListTools: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeMCPListTools: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the list.
     public var id: Swift.String?
     /// The label of the MCP server.
@@ -1839,5 +2095,14 @@ public struct RealtimeMCPListTools: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.serverLabel, "server_label")
         try writer.encode(self.tools, "tools")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -10,7 +10,7 @@ import OpenAIRuntime
 /// [managing context](https://platform.openai.com/docs/guides/conversation-state).
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningItem`.
-public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ReasoningItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the reasoning content.
     public var id: Swift.String
     /// The encrypted content of the reasoning item. This is populated by default
@@ -88,6 +88,17 @@ public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.summary, other.summary) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Reasoning text from the model.
@@ -95,7 +106,7 @@ public struct ReasoningItem: Codable, Equatable, Sendable, SpecDeviationReportin
 /// - Note: Also named ``BetaReasoningTextContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningTextContent`.
-public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ReasoningTextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The reasoning text from the model.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -134,6 +145,13 @@ public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A refusal from the model.
@@ -141,7 +159,7 @@ public struct ReasoningTextContent: Codable, Equatable, Sendable, SpecDeviationR
 /// - Note: Also named ``BetaRefusalContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/RefusalContent`.
-public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RefusalContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The refusal explanation from the model.
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -180,6 +198,13 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.refusal, "refusal")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.refusal, other.refusal) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A screenshot action.
@@ -187,7 +212,7 @@ public struct RefusalContent: Codable, Equatable, Sendable, SpecDeviationReporti
 /// - Note: Also named ``BetaScreenshotParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ScreenshotParam`.
-public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ScreenshotParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -218,6 +243,12 @@ public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode("screenshot", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A scroll action.
@@ -225,7 +256,7 @@ public struct ScreenshotParam: Codable, Equatable, Sendable, SpecDeviationReport
 /// - Note: Also named ``BetaScrollParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ScrollParam`.
-public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ScrollParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The x-coordinate where the scroll occurred.
     public var x: Swift.Int
     /// The y-coordinate where the scroll occurred.
@@ -294,6 +325,17 @@ public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.keys, "keys")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.x, other.x) else { return false }
+        guard equal(self.y, other.y) else { return false }
+        guard equal(self.scrollX, other.scrollX) else { return false }
+        guard equal(self.scrollY, other.scrollY) else { return false }
+        guard equal(self.keys, other.keys) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A summary text from the model.
@@ -301,7 +343,7 @@ public struct ScrollParam: Codable, Equatable, Sendable, SpecDeviationReporting 
 /// - Note: Also named ``BetaSummaryTextContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/SummaryTextContent`.
-public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SummaryTextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A summary of the reasoning output from the model so far.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -340,6 +382,13 @@ public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A text content.
@@ -347,7 +396,7 @@ public struct SummaryTextContent: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaTextContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TextContent`.
-public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -382,6 +431,13 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The execution context that produced this tool call.
@@ -390,7 +446,7 @@ public struct TextContent: Codable, Equatable, Sendable, SpecDeviationReporting 
 /// - Note: Also named ``BetaToolCallCaller``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolCallCaller`.
-public indirect enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ToolCallCaller: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `direct`.
     case direct(DirectToolCallCaller)
     /// Selected when `type` is `program`.
@@ -422,6 +478,16 @@ public indirect enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRe
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.direct(let lhs), .direct(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// The execution context that produced this tool call.
@@ -430,7 +496,7 @@ public indirect enum ToolCallCaller: Codable, Equatable, Sendable, UnknownCaseRe
 /// - Note: Also named ``BetaToolCallCallerParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolCallCallerParam`.
-public indirect enum ToolCallCallerParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ToolCallCallerParam: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `direct`.
     case direct(DirectToolCallCallerParam)
     /// Selected when `type` is `program`.
@@ -462,10 +528,20 @@ public indirect enum ToolCallCallerParam: Codable, Equatable, Sendable, UnknownC
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.direct(let lhs), .direct(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ToolSearchCall`.
-public struct ToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolSearchCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool search call item.
     public var id: Swift.String
     /// The unique ID of the tool search call generated by the model.
@@ -541,10 +617,22 @@ public struct ToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ToolSearchCallItemParam`.
-public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolSearchCallItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of this tool search call.
     public var id: Swift.String?
     /// The unique ID of the tool search call generated by the model.
@@ -615,6 +703,17 @@ public struct ToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -636,7 +735,7 @@ public struct ToolSearchExecutionType: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/ToolSearchOutput`.
-public struct ToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolSearchOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool search output item.
     public var id: Swift.String
     /// The unique ID of the tool search call generated by the model.
@@ -712,10 +811,22 @@ public struct ToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ToolSearchOutputItemParam`.
-public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolSearchOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of this tool search output.
     public var id: Swift.String?
     /// The unique ID of the tool search call generated by the model.
@@ -786,6 +897,17 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The top log probability of a token.
@@ -793,7 +915,7 @@ public struct ToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDevia
 /// - Note: Also named ``BetaTopLogProb``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TopLogProb`.
-public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TopLogProb: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var token: Swift.String
     public var logprob: Swift.Double
     public var bytes: [Swift.Int]
@@ -838,6 +960,15 @@ public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.bytes, "bytes")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.token, other.token) else { return false }
+        guard equal(self.logprob, other.logprob) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An action to type in text.
@@ -845,7 +976,7 @@ public struct TopLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaTypeParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TypeParam`.
-public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TypeParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text to type.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -884,10 +1015,17 @@ public struct TypeParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/UpdateConversationBody`.
-public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateConversationBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
     ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
     public var metadata: Metadata?
@@ -925,6 +1063,13 @@ public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.metadata, "metadata")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A wait action.
@@ -932,7 +1077,7 @@ public struct UpdateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
 /// - Note: Also named ``BetaWaitParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WaitParam`.
-public struct WaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WaitParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -963,6 +1108,12 @@ public struct WaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode("wait", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Action type "find_in_page": Searches for a pattern within a loaded page.
@@ -970,7 +1121,7 @@ public struct WaitParam: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaWebSearchActionFind``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionFind`.
-public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebSearchActionFind: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL of the page searched for the pattern.
     public var url: Swift.String
     /// The pattern or text to search for within the page.
@@ -1018,6 +1169,14 @@ public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.pattern, "pattern")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.url, other.url) else { return false }
+        guard equal(self.pattern, other.pattern) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Action type "open_page" - Opens a specific URL from search results.
@@ -1025,7 +1184,7 @@ public struct WebSearchActionFind: Codable, Equatable, Sendable, SpecDeviationRe
 /// - Note: Also named ``BetaWebSearchActionOpenPage``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionOpenPage`.
-public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebSearchActionOpenPage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL opened by the model.
     public var url: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1064,6 +1223,13 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.url, "url")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.url, other.url) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Action type "search" - Performs a web search query.
@@ -1071,7 +1237,7 @@ public struct WebSearchActionOpenPage: Codable, Equatable, Sendable, SpecDeviati
 /// - Note: Also named ``BetaWebSearchActionSearch``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch`.
-public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebSearchActionSearch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     private var _query: Swift.String?
     /// The search query.
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
@@ -1132,10 +1298,19 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self._query, other._query) else { return false }
+        guard equal(self.queries, other.queries) else { return false }
+        guard equal(self.sources, other.sources) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A source used in the search.
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch/properties/sources/items`.
-    public struct Source: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Source: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The type of source. Always `url`.
         public var type: WebSearchActionSearch.Source.TypeValue
         /// The URL of the source.
@@ -1182,6 +1357,14 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.url, other.url) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The type of source. Always `url`.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1207,7 +1390,7 @@ public struct WebSearchActionSearch: Codable, Equatable, Sendable, SpecDeviation
 /// [web search guide](https://platform.openai.com/docs/guides/tools-web-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchToolCall`.
-public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the web search tool call.
     public var id: Swift.String
     /// The status of the web search tool call.
@@ -1264,6 +1447,15 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the web search tool call.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1295,7 +1487,7 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchToolCall/properties/action`.
-    public indirect enum Action: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Action: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Action type "search" - Performs a web search query. Selected when `type` is `search`.
         case search(WebSearchActionSearch)
         /// Action type "open_page" - Opens a specific URL from search results. Selected when `type` is `open_page`.
@@ -1330,6 +1522,17 @@ public struct WebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationRepo
             case .openPage(let value): try value.encode(to: encoder)
             case .findInPage(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.search(let lhs), .search(let rhs)): return equal(lhs, rhs)
+            case (.openPage(let lhs), .openPage(let rhs)): return equal(lhs, rhs)
+            case (.findInPage(let lhs), .findInPage(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AdditionalTools`.
-public struct AdditionalTools: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AdditionalTools: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the additional tools item.
     public var id: Swift.String
     /// The role that provided the additional tools.
@@ -60,10 +60,19 @@ public struct AdditionalTools: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(self.tools, "tools")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/AdditionalToolsItemParam`.
-public struct AdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AdditionalToolsItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of this additional tools item.
     public var id: Swift.String?
     /// A list of additional tools made available at this item.
@@ -112,6 +121,14 @@ public struct AdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(self.tools, "tools")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -196,7 +213,7 @@ public struct ApplyPatchCallStatusParam: OpenEnum {
 /// - Note: Also named ``BetaApplyPatchCreateFileOperation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperation`.
-public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchCreateFileOperation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Path of the file to create.
     public var path: Swift.String
     /// Diff to apply.
@@ -244,6 +261,14 @@ public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.diff, "diff")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.diff, other.diff) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Instruction for creating a new file via the apply_patch tool.
@@ -251,7 +276,7 @@ public struct ApplyPatchCreateFileOperation: Codable, Equatable, Sendable, SpecD
 /// - Note: Also named ``BetaApplyPatchCreateFileOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperationParam`.
-public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchCreateFileOperationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Path of the file to create relative to the workspace root.
     ///
     /// At least 1 character.
@@ -303,6 +328,14 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, 
         try writer.encode(self.diff, "diff")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.diff, other.diff) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Instruction describing how to delete a file via the apply_patch tool.
@@ -310,7 +343,7 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Equatable, Sendable, 
 /// - Note: Also named ``BetaApplyPatchDeleteFileOperation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperation`.
-public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchDeleteFileOperation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Path of the file to delete.
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -349,6 +382,13 @@ public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.path, "path")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Instruction for deleting an existing file via the apply_patch tool.
@@ -356,7 +396,7 @@ public struct ApplyPatchDeleteFileOperation: Codable, Equatable, Sendable, SpecD
 /// - Note: Also named ``BetaApplyPatchDeleteFileOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperationParam`.
-public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchDeleteFileOperationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Path of the file to delete relative to the workspace root.
     ///
     /// At least 1 character.
@@ -397,6 +437,13 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
         try writer.encode(self.path, "path")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// One of the create_file, delete_file, or update_file operations supplied to the apply_patch tool.
@@ -405,7 +452,7 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Equatable, Sendable, 
 /// - Note: Also named ``BetaApplyPatchOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchOperationParam`.
-public indirect enum ApplyPatchOperationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ApplyPatchOperationParam: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Instruction for creating a new file via the apply_patch tool. Selected when `type` is `create_file`.
     case createFile(ApplyPatchCreateFileOperationParam)
     /// Instruction for deleting an existing file via the apply_patch tool. Selected when `type` is `delete_file`.
@@ -442,12 +489,23 @@ public indirect enum ApplyPatchOperationParam: Codable, Equatable, Sendable, Unk
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.createFile(let lhs), .createFile(let rhs)): return equal(lhs, rhs)
+        case (.deleteFile(let lhs), .deleteFile(let rhs)): return equal(lhs, rhs)
+        case (.updateFile(let lhs), .updateFile(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A tool call that applies file diffs by creating, deleting, or updating files.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall`.
-public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
@@ -524,12 +582,24 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.operation, other.operation) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall/properties/operation`.
-    public indirect enum Operation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Operation: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Instruction describing how to create a file via the apply_patch tool. Selected when `type` is `create_file`.
         case createFile(ApplyPatchCreateFileOperation)
         /// Instruction describing how to delete a file via the apply_patch tool. Selected when `type` is `delete_file`.
@@ -566,13 +636,24 @@ public struct ApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationRep
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.createFile(let lhs), .createFile(let rhs)): return equal(lhs, rhs)
+            case (.deleteFile(let lhs), .deleteFile(let rhs)): return equal(lhs, rhs)
+            case (.updateFile(let lhs), .updateFile(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A tool call representing a request to create, delete, or update files using diff patches.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallItemParam`.
-public struct ApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchToolCallItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
@@ -643,12 +724,23 @@ public struct ApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.operation, "operation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.operation, other.operation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output emitted by an apply patch tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutput`.
-public struct ApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
@@ -724,12 +816,24 @@ public struct ApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The streamed output emitted by an apply patch tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutputItemParam`.
-public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchToolCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
@@ -802,6 +906,17 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, S
         try writer.encodeIfPresent(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Instruction describing how to update a file via the apply_patch tool.
@@ -809,7 +924,7 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, S
 /// - Note: Also named ``BetaApplyPatchUpdateFileOperation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperation`.
-public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchUpdateFileOperation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Path of the file to update.
     public var path: Swift.String
     /// Diff to apply.
@@ -857,6 +972,14 @@ public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.diff, "diff")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.diff, other.diff) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Instruction for updating an existing file via the apply_patch tool.
@@ -864,7 +987,7 @@ public struct ApplyPatchUpdateFileOperation: Codable, Equatable, Sendable, SpecD
 /// - Note: Also named ``BetaApplyPatchUpdateFileOperationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperationParam`.
-public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchUpdateFileOperationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Path of the file to update relative to the workspace root.
     ///
     /// At least 1 character.
@@ -916,6 +1039,14 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Equatable, Sendable, 
         try writer.encode(self.diff, "diff")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.diff, other.diff) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -950,7 +1081,7 @@ public struct ClickButtonType: OpenEnum {
 /// - Note: Also named ``BetaClickParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ClickParam`.
-public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ClickParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
     public var button: ClickButtonType
     /// The x-coordinate where the click occurred.
@@ -1012,6 +1143,16 @@ public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.keys, "keys")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.button, other.button) else { return false }
+        guard equal(self.x, other.x) else { return false }
+        guard equal(self.y, other.y) else { return false }
+        guard equal(self.keys, other.keys) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The image output from the code interpreter.
@@ -1019,7 +1160,7 @@ public struct ClickParam: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaCodeInterpreterOutputImage``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterOutputImage`.
-public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodeInterpreterOutputImage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL of the image output from the code interpreter.
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1058,6 +1199,13 @@ public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.url, "url")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.url, other.url) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The logs output from the code interpreter.
@@ -1065,7 +1213,7 @@ public struct CodeInterpreterOutputImage: Codable, Equatable, Sendable, SpecDevi
 /// - Note: Also named ``BetaCodeInterpreterOutputLogs``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterOutputLogs`.
-public struct CodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodeInterpreterOutputLogs: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The logs output from the code interpreter.
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1104,12 +1252,19 @@ public struct CodeInterpreterOutputLogs: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.logs, "logs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.logs, other.logs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool call to run code.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall`.
-public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodeInterpreterToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the code interpreter tool call.
     public var id: Swift.String
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
@@ -1180,6 +1335,17 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.containerID, other.containerID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.outputs, other.outputs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1211,7 +1377,7 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// The logs output from the code interpreter. Selected when `type` is `logs`.
         case logs(CodeInterpreterOutputLogs)
         /// The image output from the code interpreter. Selected when `type` is `image`.
@@ -1243,13 +1409,23 @@ public struct CodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviati
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.logs(let lhs), .logs(let rhs)): return equal(lhs, rhs)
+            case (.image(let lhs), .image(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionBody`.
-public struct CompactionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompactionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the compaction item.
     public var id: Swift.String
     /// The encrypted content that was produced by compaction.
@@ -1304,12 +1480,21 @@ public struct CompactionBody: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionSummaryItemParam`.
-public struct CompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompactionSummaryItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the compaction item.
     public var id: Swift.String?
     /// The encrypted content of the compaction summary.
@@ -1359,12 +1544,20 @@ public struct CompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.encryptedContent, "encrypted_content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Compacts the current context. Must be the final input item.
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionTriggerItemParam`.
-public struct CompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompactionTriggerItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1395,13 +1588,19 @@ public struct CompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode("compaction_trigger", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 /// - Note: Also named ``BetaComputerAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerAction`.
-public indirect enum ComputerAction: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ComputerAction: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A click action. Selected when `type` is `click`.
     case click(ClickParam)
     /// A double click action. Selected when `type` is `double_click`.
@@ -1468,6 +1667,23 @@ public indirect enum ComputerAction: Codable, Equatable, Sendable, UnknownCaseRe
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.click(let lhs), .click(let rhs)): return equal(lhs, rhs)
+        case (.doubleClick(let lhs), .doubleClick(let rhs)): return equal(lhs, rhs)
+        case (.drag(let lhs), .drag(let rhs)): return equal(lhs, rhs)
+        case (.keypress(let lhs), .keypress(let rhs)): return equal(lhs, rhs)
+        case (.move(let lhs), .move(let rhs)): return equal(lhs, rhs)
+        case (.screenshot(let lhs), .screenshot(let rhs)): return equal(lhs, rhs)
+        case (.scroll(let lhs), .scroll(let rhs)): return equal(lhs, rhs)
+        case (.type(let lhs), .type(let rhs)): return equal(lhs, rhs)
+        case (.wait(let lhs), .wait(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Flattened batched actions for `computer_use`. Each action includes an
@@ -1481,7 +1697,7 @@ public typealias ComputerActionList = [ComputerAction]
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallOutputItemParam`.
-public struct ComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the computer tool call output.
     public var id: Swift.String?
     /// The ID of the computer tool call that produced the output.
@@ -1552,6 +1768,17 @@ public struct ComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.acknowledgedSafetyChecks, other.acknowledgedSafetyChecks) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1580,7 +1807,7 @@ public struct ComputerCallOutputStatus: OpenEnum {
 /// - Note: Also named ``BetaComputerCallSafetyCheckParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallSafetyCheckParam`.
-public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerCallSafetyCheckParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the pending safety check.
     public var id: Swift.String
     /// The type of the pending safety check.
@@ -1633,6 +1860,15 @@ public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A screenshot of a computer.
@@ -1640,7 +1876,7 @@ public struct ComputerCallSafetyCheckParam: Codable, Equatable, Sendable, SpecDe
 /// - Note: Also named ``BetaComputerScreenshotContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotContent`.
-public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerScreenshotContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL of the screenshot image.
     public var imageURL: Swift.String?
     /// The identifier of an uploaded file that contains the screenshot.
@@ -1702,6 +1938,16 @@ public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.promptCacheBreakpoint, "prompt_cache_breakpoint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.detail, other.detail) else { return false }
+        guard equal(self.promptCacheBreakpoint, other.promptCacheBreakpoint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A computer screenshot image used with the computer use tool.
@@ -1709,7 +1955,7 @@ public struct ComputerScreenshotContent: Codable, Equatable, Sendable, SpecDevia
 /// - Note: Also named ``BetaComputerScreenshotImage``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotImage`.
-public struct ComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerScreenshotImage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL of the screenshot image.
     public var imageURL: Swift.String?
     /// The identifier of an uploaded file that contains the screenshot.
@@ -1757,13 +2003,21 @@ public struct ComputerScreenshotImage: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool call to a computer use tool. See the
 /// [computer use guide](https://platform.openai.com/docs/guides/tools-computer-use) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCall`.
-public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the computer call.
     public var id: Swift.String
     /// An identifier used when responding to the tool call with output.
@@ -1840,12 +2094,24 @@ public struct ComputerToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.actions, other.actions) else { return false }
+        guard equal(self.pendingSafetyChecks, other.pendingSafetyChecks) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCallOutput`.
-public struct ComputerToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the computer tool call output.
     public var id: Swift.String?
     /// The ID of the computer tool call that produced the output.
@@ -1916,10 +2182,21 @@ public struct ComputerToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.acknowledgedSafetyChecks, other.acknowledgedSafetyChecks) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ComputerToolCallOutputResource`.
-public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerToolCallOutputResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the computer call tool output.
     public var id: Swift.String
     /// The ID of the computer tool call that produced the output.
@@ -1997,6 +2274,18 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.acknowledgedSafetyChecks, other.acknowledgedSafetyChecks) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents a container created with /v1/containers.
@@ -2004,7 +2293,7 @@ public struct ComputerToolCallOutputResource: Codable, Equatable, Sendable, Spec
 /// - Note: Also named ``BetaContainerReferenceResource``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceResource`.
-public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerReferenceResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2039,6 +2328,13 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.containerID, "container_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.containerID, other.containerID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Multi-modal input and output contents.
@@ -2047,7 +2343,7 @@ public struct ContainerReferenceResource: Codable, Equatable, Sendable, SpecDevi
 /// - Note: Also named ``BetaContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Content`.
-public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Content: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `input_text`, `input_image` or `input_file`.
     case inputContent(InputContent)
     /// Selected when `type` is `output_text`, `refusal` or `reasoning_text`.
@@ -2079,6 +2375,16 @@ public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresent
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputContent(let lhs), .inputContent(let rhs)): return equal(lhs, rhs)
+        case (.outputContent(let lhs), .outputContent(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A single item within a conversation. The set of possible types are the same as the `output` type of a [Response object](https://platform.openai.com/docs/api-reference/responses/object#responses/object-output).
@@ -2086,7 +2392,7 @@ public indirect enum Content: Codable, Equatable, Sendable, UnknownCaseRepresent
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItem`.
-public indirect enum ConversationItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ConversationItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. Selected when `type` is `message`.
     case message(Message)
     /// Selected when `type` is `function_call`.
@@ -2248,12 +2554,48 @@ public indirect enum ConversationItem: Codable, Equatable, Sendable, UnknownCase
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.message(let lhs), .message(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A list of Conversation items.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItemList`.
-public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ConversationItemList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of conversation items.
     public var data: [ConversationItem]
     /// Whether there are more items available.
@@ -2316,6 +2658,16 @@ public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ConversationItem] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2326,7 +2678,7 @@ public struct ConversationItemList: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// - Remark: Generated from `#/components/schemas/ConversationResource`.
-public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ConversationResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation.
     public var id: Swift.String
     /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
@@ -2382,6 +2734,15 @@ public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
@@ -2389,7 +2750,7 @@ public struct ConversationResource: Codable, Equatable, Sendable, SpecDeviationR
 /// - Note: Also named ``BetaCoordParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CoordParam`.
-public struct CoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CoordParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The x-coordinate.
     public var x: Swift.Int
     /// The y-coordinate.
@@ -2435,10 +2796,18 @@ public struct CoordParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.y, "y")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.x, other.x) else { return false }
+        guard equal(self.y, other.y) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateConversationBody`.
-public struct CreateConversationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateConversationBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
     ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
     public var metadata: Metadata?
@@ -2487,12 +2856,20 @@ public struct CreateConversationBody: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.items, "items")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.items, other.items) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A call to a custom tool created by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCall`.
-public struct CustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CustomToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call in the OpenAI platform.
     public var id: Swift.String?
     /// An identifier used to map this custom tool call to a tool call output.
@@ -2568,12 +2945,24 @@ public struct CustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.input, "input")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a custom tool call from your code, being sent back to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput`.
-public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CustomToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call output in the OpenAI platform.
     public var id: Swift.String?
     /// The call ID, used to map this custom tool call output to a custom tool call.
@@ -2637,13 +3026,23 @@ public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -2679,13 +3078,23 @@ public struct CustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationR
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// The deleted conversation object
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedConversation`.
-public struct DeletedConversation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeletedConversation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2727,10 +3136,18 @@ public struct DeletedConversation: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeletedConversationResource`.
-public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeletedConversationResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2772,6 +3189,14 @@ public struct DeletedConversationResource: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2801,7 +3226,7 @@ public struct DetailEnum: OpenEnum {
 /// - Note: Also named ``BetaDirectToolCallCaller``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
-public struct DirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DirectToolCallCaller: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -2832,12 +3257,18 @@ public struct DirectToolCallCaller: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode("direct", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaDirectToolCallCallerParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCallerParam`.
-public struct DirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DirectToolCallCallerParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -2868,6 +3299,12 @@ public struct DirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDevia
         try writer.encode("direct", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A double click action.
@@ -2875,7 +3312,7 @@ public struct DirectToolCallCallerParam: Codable, Equatable, Sendable, SpecDevia
 /// - Note: Also named ``BetaDoubleClickAction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/DoubleClickAction`.
-public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DoubleClickAction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The x-coordinate where the double click occurred.
     public var x: Swift.Int
     /// The y-coordinate where the double click occurred.
@@ -2930,6 +3367,15 @@ public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.keys, "keys")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.x, other.x) else { return false }
+        guard equal(self.y, other.y) else { return false }
+        guard equal(self.keys, other.keys) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A drag action.
@@ -2937,7 +3383,7 @@ public struct DoubleClickAction: Codable, Equatable, Sendable, SpecDeviationRepo
 /// - Note: Also named ``BetaDragParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/DragParam`.
-public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DragParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
     /// ```
     /// [
@@ -2990,5 +3436,13 @@ public struct DragParam: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.path, "path")
         try writer.encodeIfPresent(self.keys, "keys")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.keys, other.keys) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

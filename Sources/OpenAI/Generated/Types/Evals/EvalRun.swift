@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// A schema representing an evaluation run.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRun`.
-public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation run.
     public var id: Swift.String
     /// The identifier of the associated evaluation.
@@ -138,10 +138,29 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.evalID, other.evalID) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.reportURL, other.reportURL) else { return false }
+        guard equal(self.resultCounts, other.resultCounts) else { return false }
+        guard equal(self.perModelUsage, other.perModelUsage) else { return false }
+        guard equal(self.perTestingCriteriaResults, other.perTestingCriteriaResults) else { return false }
+        guard equal(self.dataSource, other.dataSource) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Counters summarizing the outcomes of the evaluation run.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/result_counts`.
-    public struct ResultCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResultCounts: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Total number of executed output items.
         public var total: Swift.Int
         /// Number of output items that resulted in an error.
@@ -201,10 +220,20 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(self.passed, "passed")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.total, other.total) else { return false }
+            guard equal(self.errored, other.errored) else { return false }
+            guard equal(self.failed, other.failed) else { return false }
+            guard equal(self.passed, other.passed) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_model_usage/items`.
-    public struct PerModelUsageItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct PerModelUsageItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the model.
         public var modelName: Swift.String
         /// The number of invocations.
@@ -278,10 +307,22 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(self.cachedTokens, "cached_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.modelName, other.modelName) else { return false }
+            guard equal(self.invocationCount, other.invocationCount) else { return false }
+            guard equal(self.promptTokens, other.promptTokens) else { return false }
+            guard equal(self.completionTokens, other.completionTokens) else { return false }
+            guard equal(self.totalTokens, other.totalTokens) else { return false }
+            guard equal(self.cachedTokens, other.cachedTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_testing_criteria_results/items`.
-    public struct PerTestingCriteriaResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct PerTestingCriteriaResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A description of the testing criteria.
         public var testingCriteria: Swift.String
         /// Number of tests passed for this criteria.
@@ -334,6 +375,15 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(self.failed, "failed")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.testingCriteria, other.testingCriteria) else { return false }
+            guard equal(self.passed, other.passed) else { return false }
+            guard equal(self.failed, other.failed) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Information about the run's data source.
@@ -341,7 +391,7 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/data_source`.
-    public indirect enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSource: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
@@ -376,6 +426,17 @@ public struct EvalRun: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .completions(let value): try value.encode(to: encoder)
             case .responses(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.jsonl(let lhs), .jsonl(let rhs)): return equal(lhs, rhs)
+            case (.completions(let lhs), .completions(let rhs)): return equal(lhs, rhs)
+            case (.responses(let lhs), .responses(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// A schema representing an evaluation run output item.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem`.
-public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation run output item.
     public var id: Swift.String
     /// The identifier of the evaluation run associated with this output item.
@@ -105,10 +105,25 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.runID, other.runID) else { return false }
+        guard equal(self.evalID, other.evalID) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.datasourceItemID, other.datasourceItemID) else { return false }
+        guard equal(self.datasourceItem, other.datasourceItem) else { return false }
+        guard equal(self.results, other.results) else { return false }
+        guard equal(self.sample, other.sample) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A sample containing the input and output of the evaluation run.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample`.
-    public struct Sample: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Sample: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// An array of input messages.
         public var input: [EvalRunOutputItem.Sample.InputItem]
         /// An array of output messages.
@@ -211,10 +226,26 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.finishReason, other.finishReason) else { return false }
+            guard equal(self.model, other.model) else { return false }
+            guard equal(self.usage, other.usage) else { return false }
+            guard equal(self.error, other.error) else { return false }
+            guard equal(self.temperature, other.temperature) else { return false }
+            guard equal(self.maxCompletionTokens, other.maxCompletionTokens) else { return false }
+            guard equal(self.topP, other.topP) else { return false }
+            guard equal(self.seed, other.seed) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// An input message.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/input/items`.
-        public struct InputItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct InputItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The role of the message sender (e.g., system, user, developer).
             public var role: Swift.String
             /// The content of the message.
@@ -260,10 +291,18 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 try writer.encode(self.content, "content")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.content, other.content) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/output/items`.
-        public struct OutputItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct OutputItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The role of the message (e.g. "system", "assistant", "user").
             public var role: Swift.String?
             /// The content of the message.
@@ -309,12 +348,20 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 try writer.encodeIfPresent(self.content, "content")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.content, other.content) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// Token usage details for the sample.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/usage`.
-        public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Usage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The total number of tokens used.
             public var totalTokens: Swift.Int
             /// The number of completion tokens generated.
@@ -373,6 +420,16 @@ public struct EvalRunOutputItem: Codable, Equatable, Sendable, SpecDeviationRepo
                 try writer.encode(self.promptTokens, "prompt_tokens")
                 try writer.encode(self.cachedTokens, "cached_tokens")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.totalTokens, other.totalTokens) else { return false }
+                guard equal(self.completionTokens, other.completionTokens) else { return false }
+                guard equal(self.promptTokens, other.promptTokens) else { return false }
+                guard equal(self.cachedTokens, other.cachedTokens) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
         }
     }

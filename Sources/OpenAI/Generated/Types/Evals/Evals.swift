@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// A CompletionsRunDataSource object describing a model sampling configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource`.
-public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalCompletionsRunDataSource.InputMessages?
     public var samplingParams: CreateEvalCompletionsRunDataSource.SamplingParams?
@@ -69,12 +69,22 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputMessages, other.inputMessages) else { return false }
+        guard equal(self.samplingParams, other.samplingParams) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages`.
-    public indirect enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum InputMessages: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `template`.
         case template(CreateEvalCompletionsRunDataSource.InputMessages.Template)
         /// Selected when `type` is `item_reference`.
@@ -107,10 +117,20 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.template(let lhs), .template(let rhs)): return equal(lhs, rhs)
+            case (.itemReference(let lhs), .itemReference(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// TemplateInputMessages
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0`.
-        public struct Template: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Template: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -150,10 +170,17 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.template, other.template) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public indirect enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            public indirect enum TemplateItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
                 /// A message input to the model with a role indicating instruction following hierarchy.
                 case easyInputMessage(EasyInputMessage)
                 /// A message input to the model with a role indicating instruction following hierarchy.
@@ -186,13 +213,23 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
                     case .unknown(let value): try value.encode(to: encoder)
                     }
                 }
+
+                /// Whether `other` is the same case with an equal payload: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    switch (self, other) {
+                    case (.easyInputMessage(let lhs), .easyInputMessage(let rhs)): return equal(lhs, rhs)
+                    case (.evalItem(let lhs), .evalItem(let rhs)): return equal(lhs, rhs)
+                    case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                    default: return false
+                    }
+                }
             }
         }
 
         /// ItemReferenceInputMessages
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/1`.
-        public struct ItemReference: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ItemReference: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A reference to a variable in the `item` namespace. Ie, "item.input_trajectory"
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -231,11 +268,18 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
                 try writer.encode(self.itemReference, "item_reference")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.itemReference, other.itemReference) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params`.
-    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct SamplingParams: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Constrains effort on reasoning for reasoning models. Currently supported
         /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
         /// Reducing reasoning effort can result in faster responses and fewer tokens
@@ -340,6 +384,19 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+            guard equal(self.temperature, other.temperature) else { return false }
+            guard equal(self.maxCompletionTokens, other.maxCompletionTokens) else { return false }
+            guard equal(self.topP, other.topP) else { return false }
+            guard equal(self.seed, other.seed) else { return false }
+            guard equal(self.responseFormat, other.responseFormat) else { return false }
+            guard equal(self.tools, other.tools) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// An object specifying the format that the model must output.
         ///
         /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
@@ -354,7 +411,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params/properties/response_format`.
-        public indirect enum ResponseFormat: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum ResponseFormat: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
             /// Default response format. Selected when `type` is `text`.
             case text(ResponseFormatText)
             /// JSON Schema response format. Selected when `type` is `json_schema`.
@@ -391,6 +448,17 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+                case (.jsonSchema(let lhs), .jsonSchema(let rhs)): return equal(lhs, rhs)
+                case (.jsonObject(let lhs), .jsonObject(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
     }
 
@@ -399,7 +467,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/source`.
-    public indirect enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Source: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -436,6 +504,17 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.fileContent(let lhs), .fileContent(let rhs)): return equal(lhs, rhs)
+            case (.fileID(let lhs), .fileID(let rhs)): return equal(lhs, rhs)
+            case (.storedCompletions(let lhs), .storedCompletions(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -445,7 +524,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Equatable, Sendable, 
 /// - What data is required when creating a run
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalCustomDataSourceConfig`.
-public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalCustomDataSourceConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The json schema for each row in the data source.
     public var itemSchema: JSONObject
     /// Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source)
@@ -495,6 +574,14 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
         try writer.encodeIfPresent(self.includeSampleSchema, "include_sample_schema")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemSchema, other.itemSchema) else { return false }
+        guard equal(self.includeSampleSchema, other.includeSampleSchema) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A chat message that makes up the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
@@ -502,7 +589,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Equatable, Sendable, Sp
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalItem`.
-public indirect enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum CreateEvalItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     case simpleInputMessage(CreateEvalItem.SimpleInputMessage)
     /// A message input to the model with a role indicating instruction following hierarchy.
     case evalItem(EvalItem)
@@ -535,10 +622,20 @@ public indirect enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRe
         }
     }
 
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.simpleInputMessage(let lhs), .simpleInputMessage(let rhs)): return equal(lhs, rhs)
+        case (.evalItem(let lhs), .evalItem(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
+
     /// SimpleInputMessage
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalItem/oneOf/0`.
-    public struct SimpleInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct SimpleInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The role of the message (e.g. "system", "assistant", "user").
         public var role: Swift.String
         /// The content of the message.
@@ -584,13 +681,21 @@ public indirect enum CreateEvalItem: Codable, Equatable, Sendable, UnknownCaseRe
             try writer.encode(self.content, "content")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.role, other.role) else { return false }
+            guard equal(self.content, other.content) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource`.
-public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalJsonlRunDataSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Determines what populates the `item` namespace in the data source.
     public var source: CreateEvalJsonlRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -630,12 +735,19 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Determines what populates the `item` namespace in the data source.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource/properties/source`.
-    public indirect enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Source: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -667,6 +779,16 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.fileContent(let lhs), .fileContent(let rhs)): return equal(lhs, rhs)
+            case (.fileID(let lhs), .fileID(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -674,7 +796,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Equatable, Sendable, SpecDe
 /// in the evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalLabelModelGrader`.
-public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalLabelModelGrader: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -743,13 +865,24 @@ public struct CreateEvalLabelModelGrader: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.passingLabels, "passing_labels")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.labels, other.labels) else { return false }
+        guard equal(self.passingLabels, other.passingLabels) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A data source config which specifies the metadata property of your logs query.
 /// This is usually metadata like `usecase=chatbot` or `prompt-version=v2`, etc.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalLogsDataSourceConfig`.
-public struct CreateEvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalLogsDataSourceConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the logs data source.
     public var metadata: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -788,12 +921,19 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Equatable, Sendable, Spec
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// CreateEvalRequest
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalRequest`.
-public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the evaluation.
     public var name: Swift.String?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -859,12 +999,22 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.dataSourceConfig, other.dataSourceConfig) else { return false }
+        guard equal(self.testingCriteria, other.testingCriteria) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/data_source_config`.
-    public indirect enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSourceConfig: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig object that defines the schema for the data source used for the evaluation runs. Selected when `type` is `custom`.
         case custom(CreateEvalCustomDataSourceConfig)
         /// A data source config which specifies the metadata property of your logs query. Selected when `type` is `logs`.
@@ -901,12 +1051,23 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.custom(let lhs), .custom(let rhs)): return equal(lhs, rhs)
+            case (.logs(let lhs), .logs(let rhs)): return equal(lhs, rhs)
+            case (.storedCompletions(let lhs), .storedCompletions(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/testing_criteria/items`.
-    public indirect enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum TestingCriteriaItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A LabelModelGrader object which uses a model to assign labels to each item in the evaluation. Selected when `type` is `label_model`.
         case labelModel(CreateEvalLabelModelGrader)
         /// Selected when `type` is `string_check`.
@@ -953,13 +1114,26 @@ public struct CreateEvalRequest: Codable, Equatable, Sendable, SpecDeviationRepo
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.labelModel(let lhs), .labelModel(let rhs)): return equal(lhs, rhs)
+            case (.stringCheck(let lhs), .stringCheck(let rhs)): return equal(lhs, rhs)
+            case (.textSimilarity(let lhs), .textSimilarity(let rhs)): return equal(lhs, rhs)
+            case (.python(let lhs), .python(let rhs)): return equal(lhs, rhs)
+            case (.scoreModel(let lhs), .scoreModel(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A ResponsesRunDataSource object describing a model sampling configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource`.
-public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalResponsesRunDataSource.InputMessages?
     public var samplingParams: CreateEvalResponsesRunDataSource.SamplingParams?
@@ -1021,12 +1195,22 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputMessages, other.inputMessages) else { return false }
+        guard equal(self.samplingParams, other.samplingParams) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages`.
-    public indirect enum InputMessages: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum InputMessages: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `template`.
         case template(CreateEvalResponsesRunDataSource.InputMessages.Template)
         /// Selected when `type` is `item_reference`.
@@ -1059,10 +1243,20 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.template(let lhs), .template(let rhs)): return equal(lhs, rhs)
+            case (.itemReference(let lhs), .itemReference(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// InputMessagesTemplate
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0`.
-        public struct Template: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Template: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1102,10 +1296,17 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.template, other.template) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public indirect enum TemplateItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+            public indirect enum TemplateItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
                 case chatMessage(CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage)
                 /// A message input to the model with a role indicating instruction following hierarchy.
                 case evalItem(EvalItem)
@@ -1138,10 +1339,20 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                     }
                 }
 
+                /// Whether `other` is the same case with an equal payload: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    switch (self, other) {
+                    case (.chatMessage(let lhs), .chatMessage(let rhs)): return equal(lhs, rhs)
+                    case (.evalItem(let lhs), .evalItem(let rhs)): return equal(lhs, rhs)
+                    case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                    default: return false
+                    }
+                }
+
                 /// ChatMessage
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items/oneOf/0`.
-                public struct ChatMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+                public struct ChatMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                     /// The role of the message (e.g. "system", "assistant", "user").
                     public var role: Swift.String
                     /// The content of the message.
@@ -1187,6 +1398,14 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                         try writer.encode(self.content, "content")
                         try writer.encode(undeclared: self.undeclaredMembers)
                     }
+
+                    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                        guard equal(self.role, other.role) else { return false }
+                        guard equal(self.content, other.content) else { return false }
+                        guard equal(self.specDeviations, other.specDeviations) else { return false }
+                        return equal(self.undeclaredMembers, other.undeclaredMembers)
+                    }
                 }
             }
         }
@@ -1194,7 +1413,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
         /// InputMessagesItemReference
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/1`.
-        public struct ItemReference: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ItemReference: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A reference to a variable in the `item` namespace. Ie, "item.name"
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1233,11 +1452,18 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                 try writer.encode(self.itemReference, "item_reference")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.itemReference, other.itemReference) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params`.
-    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct SamplingParams: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Constrains effort on reasoning for reasoning models. Currently supported
         /// values are `none`, `minimal`, `low`, `medium`, `high`, `xhigh`, and `max`.
         /// Reducing reasoning effort can result in faster responses and fewer tokens
@@ -1347,13 +1573,26 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+            guard equal(self.temperature, other.temperature) else { return false }
+            guard equal(self.maxCompletionTokens, other.maxCompletionTokens) else { return false }
+            guard equal(self.topP, other.topP) else { return false }
+            guard equal(self.seed, other.seed) else { return false }
+            guard equal(self.tools, other.tools) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Configuration options for a text response from the model. Can be plain
         /// text or structured JSON data. Learn more:
         /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
         /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params/properties/text`.
-        public struct Text: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Text: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// An object specifying the format that the model must output.
             ///
             /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
@@ -1402,6 +1641,13 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
                 try writer.encodeIfPresent(self.format, "format")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -1410,7 +1656,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/source`.
-    public indirect enum Source: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Source: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
         /// Selected when `type` is `file_id`.
@@ -1447,13 +1693,24 @@ public struct CreateEvalResponsesRunDataSource: Codable, Equatable, Sendable, Sp
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.fileContent(let lhs), .fileContent(let rhs)): return equal(lhs, rhs)
+            case (.fileID(let lhs), .fileID(let rhs)): return equal(lhs, rhs)
+            case (.responses(let lhs), .responses(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// CreateEvalRunRequest
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest`.
-public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalRunRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the run.
     public var name: Swift.String?
     /// Set of 16 key-value pairs that can be attached to an object. This can be
@@ -1512,12 +1769,21 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.dataSource, other.dataSource) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Details about the run's data source.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest/properties/data_source`.
-    public indirect enum DataSource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSource: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
@@ -1554,6 +1820,17 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.jsonl(let lhs), .jsonl(let rhs)): return equal(lhs, rhs)
+            case (.completions(let lhs), .completions(let rhs)): return equal(lhs, rhs)
+            case (.responses(let lhs), .responses(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1562,7 +1839,7 @@ public struct CreateEvalRunRequest: Codable, Equatable, Sendable, SpecDeviationR
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalStoredCompletionsDataSourceConfig`.
-public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the stored completions data source.
     public var metadata: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1601,6 +1878,13 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Equatable, S
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An Eval object with a data source config and testing criteria.
@@ -1611,7 +1895,7 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Equatable, S
 ///  - Check if o4-mini is better at my usecase than gpt-4o
 ///
 /// - Remark: Generated from `#/components/schemas/Eval`.
-public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Eval: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation.
     public var id: Swift.String
     /// The name of the evaluation.
@@ -1693,12 +1977,24 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.dataSourceConfig, other.dataSourceConfig) else { return false }
+        guard equal(self.testingCriteria, other.testingCriteria) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration of data sources used in runs of the evaluation.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/data_source_config`.
-    public indirect enum DataSourceConfig: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum DataSourceConfig: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces. Selected when `type` is `custom`.
         case custom(EvalCustomDataSourceConfig)
         /// A LogsDataSourceConfig which specifies the metadata property of your logs query. Selected when `type` is `logs`.
@@ -1735,12 +2031,23 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.custom(let lhs), .custom(let rhs)): return equal(lhs, rhs)
+            case (.logs(let lhs), .logs(let rhs)): return equal(lhs, rhs)
+            case (.storedCompletions(let lhs), .storedCompletions(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/testing_criteria/items`.
-    public indirect enum TestingCriteriaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum TestingCriteriaItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `label_model`.
         case labelModel(EvalGraderLabelModel)
         /// Selected when `type` is `string_check`.
@@ -1787,13 +2094,26 @@ public struct Eval: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.labelModel(let lhs), .labelModel(let rhs)): return equal(lhs, rhs)
+            case (.stringCheck(let lhs), .stringCheck(let rhs)): return equal(lhs, rhs)
+            case (.textSimilarity(let lhs), .textSimilarity(let rhs)): return equal(lhs, rhs)
+            case (.python(let lhs), .python(let rhs)): return equal(lhs, rhs)
+            case (.scoreModel(let lhs), .scoreModel(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// An object representing an error response from the Eval API.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalApiError`.
-public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalAPIError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
@@ -1839,6 +2159,14 @@ public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces.
@@ -1847,7 +2175,7 @@ public struct EvalAPIError: Codable, Equatable, Sendable, SpecDeviationReporting
 /// - What data is required when creating a run
 ///
 /// - Remark: Generated from `#/components/schemas/EvalCustomDataSourceConfig`.
-public struct EvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalCustomDataSourceConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: JSONObject
@@ -1887,12 +2215,19 @@ public struct EvalCustomDataSourceConfig: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.schema, "schema")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.schema, other.schema) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// LabelModelGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderLabelModel`.
-public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalGraderLabelModel: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -1960,12 +2295,23 @@ public struct EvalGraderLabelModel: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.passingLabels, "passing_labels")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.labels, other.labels) else { return false }
+        guard equal(self.passingLabels, other.passingLabels) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// PythonGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderPython`.
-public struct EvalGraderPython: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalGraderPython: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The source code of the python script.
@@ -2027,12 +2373,22 @@ public struct EvalGraderPython: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.passThreshold, "pass_threshold")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.imageTag, other.imageTag) else { return false }
+        guard equal(self.passThreshold, other.passThreshold) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// ScoreModelGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderScoreModel`.
-public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalGraderScoreModel: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation.
@@ -2109,10 +2465,22 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.samplingParams, other.samplingParams) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.range, other.range) else { return false }
+        guard equal(self.passThreshold, other.passThreshold) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The sampling parameters for the model.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
-    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct SamplingParams: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A seed value to initialize the randomness, during sampling.
         public var seed: Swift.Int?
         /// An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
@@ -2191,13 +2559,24 @@ public struct EvalGraderScoreModel: Codable, Equatable, Sendable, SpecDeviationR
             try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.seed, other.seed) else { return false }
+            guard equal(self.topP, other.topP) else { return false }
+            guard equal(self.temperature, other.temperature) else { return false }
+            guard equal(self.maxCompletionsTokens, other.maxCompletionsTokens) else { return false }
+            guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// StringCheckGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderStringCheck`.
-public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalGraderStringCheck: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The input text. This may include template strings.
@@ -2260,6 +2639,16 @@ public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.reference, other.reference) else { return false }
+        guard equal(self.operation, other.operation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2289,7 +2678,7 @@ public struct EvalGraderStringCheck: Codable, Equatable, Sendable, SpecDeviation
 /// TextSimilarityGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderTextSimilarity`.
-public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalGraderTextSimilarity: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The text being graded.
@@ -2361,6 +2750,17 @@ public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.reference, other.reference) else { return false }
+        guard equal(self.evaluationMetric, other.evaluationMetric) else { return false }
+        guard equal(self.passThreshold, other.passThreshold) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
     /// `gleu`, `meteor`, `rouge_1`, `rouge_2`, `rouge_3`, `rouge_4`, `rouge_5`,
     /// or `rouge_l`.
@@ -2413,7 +2813,7 @@ public struct EvalGraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviat
 /// EvalJsonlFileContentSource
 ///
 /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource`.
-public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalJsonlFileContentSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The content of the jsonl file.
     public var content: [EvalJsonlFileContentSource.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2453,8 +2853,15 @@ public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource/properties/content/items`.
-    public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ContentItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var item: JSONObject
         public var sample: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2494,13 +2901,21 @@ public struct EvalJsonlFileContentSource: Codable, Equatable, Sendable, SpecDevi
             try writer.encodeIfPresent(self.sample, "sample")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.item, other.item) else { return false }
+            guard equal(self.sample, other.sample) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// EvalJsonlFileIdSource
 ///
 /// - Remark: Generated from `#/components/schemas/EvalJsonlFileIdSource`.
-public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalJsonlFileIDSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier of the file.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2539,12 +2954,19 @@ public struct EvalJsonlFileIDSource: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An object representing a list of evals.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalList`.
-public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct EvalList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval objects.
     public var data: [Eval]
     /// The identifier of the first eval in the data array.
@@ -2607,6 +3029,16 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [Eval] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2622,7 +3054,7 @@ public struct EvalList: Codable, Equatable, Sendable, SpecDeviationReporting, Cu
 /// `item` and `sample` are both defined when using this data source config.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalLogsDataSourceConfig`.
-public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalLogsDataSourceConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -2676,12 +3108,20 @@ public struct EvalLogsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.schema, "schema")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.schema, other.schema) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A EvalResponsesSource object describing a run data source configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalResponsesSource`.
-public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalResponsesSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Metadata filter for the responses. This is a query parameter used to select responses.
     public var metadata: JSONObject?
     /// The name of the model to find responses for. This is a query parameter used to select responses.
@@ -2791,12 +3231,28 @@ public struct EvalResponsesSource: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.tools, "tools")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.instructionsSearch, other.instructionsSearch) else { return false }
+        guard equal(self.createdAfter, other.createdAfter) else { return false }
+        guard equal(self.createdBefore, other.createdBefore) else { return false }
+        guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self.users, other.users) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An object representing a list of runs for an evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunList`.
-public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct EvalRunList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval run objects.
     public var data: [EvalRun]
     /// The identifier of the first eval run in the data array.
@@ -2859,6 +3315,16 @@ public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [EvalRun] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2871,7 +3337,7 @@ public struct EvalRunList: Codable, Equatable, Sendable, SpecDeviationReporting,
 /// An object representing a list of output items for an evaluation run.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItemList`.
-public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct EvalRunOutputItemList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval run output item objects.
     public var data: [EvalRunOutputItem]
     /// The identifier of the first eval run output item in the data array.
@@ -2934,6 +3400,16 @@ public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [EvalRunOutputItem] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2946,7 +3422,7 @@ public struct EvalRunOutputItemList: Codable, Equatable, Sendable, SpecDeviation
 /// A single grader result for an evaluation run output item.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItemResult`.
-public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalRunOutputItemResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The grader type (for example, "string-check-grader").
@@ -3013,6 +3489,17 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.sample, "sample")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.score, other.score) else { return false }
+        guard equal(self.passed, other.passed) else { return false }
+        guard equal(self.sample, other.sample) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Deprecated in favor of LogsDataSourceConfig.
@@ -3020,7 +3507,7 @@ public struct EvalRunOutputItemResult: Codable, Equatable, Sendable, SpecDeviati
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsDataSourceConfig`.
-public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalStoredCompletionsDataSourceConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -3074,12 +3561,20 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Equatable, Sendabl
         try writer.encode(self.schema, "schema")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.schema, other.schema) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A StoredCompletionsRunDataSource configuration describing a set of filters
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsSource`.
-public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalStoredCompletionsSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -3152,5 +3647,16 @@ public struct EvalStoredCompletionsSource: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.createdBefore, "created_before")
         try writer.encodeIfPresent(self.limit, "limit")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.createdAfter, other.createdAfter) else { return false }
+        guard equal(self.createdBefore, other.createdBefore) else { return false }
+        guard equal(self.limit, other.limit) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

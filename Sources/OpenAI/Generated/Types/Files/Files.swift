@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateFileRequest`.
-public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateFileRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The File object (not file name) to be uploaded.
     ///
     /// Raw bytes.
@@ -67,6 +67,15 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.file, other.file) else { return false }
+        guard equal(self.purpose, other.purpose) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("file", self.file)
         try form.append("purpose", self.purpose)
@@ -124,7 +133,7 @@ public struct CreateFileRequest: Codable, Equatable, Sendable, SpecDeviationRepo
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteFileResponse`.
-public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteFileResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -166,10 +175,18 @@ public struct DeleteFileResponse: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFilesResponse`.
-public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFilesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [OpenAIFile]
     public var firstID: Swift.String
@@ -225,6 +242,17 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [OpenAIFile] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -237,7 +265,7 @@ public struct ListFilesResponse: Codable, Equatable, Sendable, SpecDeviationRepo
 /// The `File` object represents a document that has been uploaded to OpenAI.
 ///
 /// - Remark: Generated from `#/components/schemas/OpenAIFile`.
-public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OpenAIFile: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The file identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The size of the file, in bytes.
@@ -336,6 +364,20 @@ public struct OpenAIFile: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self._status, "status")
         try writer.encodeIfPresent(self._statusDetails, "status_details")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.purpose, other.purpose) else { return false }
+        guard equal(self._status, other._status) else { return false }
+        guard equal(self._statusDetails, other._statusDetails) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningCheckpointPermissionRequest`.
-public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateFineTuningCheckpointPermissionRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The project identifiers to grant access to.
     public var projectIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -42,10 +42,17 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Equatable, S
         try writer.encode(self.projectIDs, "project_ids")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.projectIDs, other.projectIDs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest`.
-public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateFineTuningJobRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the model to fine-tune. You can select one of the
     /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
     public var model: CreateFineTuningJobRequest.Model
@@ -177,6 +184,21 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.trainingFile, other.trainingFile) else { return false }
+        guard equal(self._hyperparameters, other._hyperparameters) else { return false }
+        guard equal(self.suffix, other.suffix) else { return false }
+        guard equal(self.validationFile, other.validationFile) else { return false }
+        guard equal(self.integrations, other.integrations) else { return false }
+        guard equal(self.seed, other.seed) else { return false }
+        guard equal(self.method, other.method) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The name of the model to fine-tune. You can select one of the
     /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
     ///
@@ -205,7 +227,7 @@ public struct CreateFineTuningJobRequest: Codable, Equatable, Sendable, SpecDevi
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteFineTuningCheckpointPermissionResponse`.
-public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteFineTuningCheckpointPermissionResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the fine-tuned model checkpoint permission that was deleted.
     public var id: Swift.String
     /// Whether the fine-tuned model checkpoint permission was successfully deleted.
@@ -253,12 +275,20 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Equatable, 
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The hyperparameters used for the DPO fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters`.
-public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneDPOHyperparameters: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
     ///
     /// Default: `"auto"`.
@@ -327,12 +357,22 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.beta, other.beta) else { return false }
+        guard equal(self.batchSize, other.batchSize) else { return false }
+        guard equal(self.learningRateMultiplier, other.learningRateMultiplier) else { return false }
+        guard equal(self.nEpochs, other.nEpochs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/beta`.
-    public indirect enum Beta: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Beta: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -364,6 +404,16 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
             case .string(let value): try value.encode(to: encoder)
             case .number(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -373,7 +423,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/batch_size`.
-    public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum BatchSize: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -407,6 +457,16 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
@@ -414,7 +474,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/learning_rate_multiplier`.
-    public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum LearningRateMultiplier: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -448,6 +508,16 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
@@ -455,7 +525,7 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/n_epochs`.
-    public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum NEpochs: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -489,13 +559,23 @@ public struct FineTuneDPOHyperparameters: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Configuration for the DPO fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOMethod`.
-public struct FineTuneDPOMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneDPOMethod: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The hyperparameters used for the DPO fine-tuning job.
     public var hyperparameters: FineTuneDPOHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -532,12 +612,19 @@ public struct FineTuneDPOMethod: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.hyperparameters, other.hyperparameters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The method used for fine-tuning.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneMethod`.
-public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneMethod: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
     public var type: FineTuneMethod.TypeValue
     /// Configuration for the supervised fine-tuning method.
@@ -598,6 +685,16 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.supervised, other.supervised) else { return false }
+        guard equal(self.dpo, other.dpo) else { return false }
+        guard equal(self.reinforcement, other.reinforcement) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -624,7 +721,7 @@ public struct FineTuneMethod: Codable, Equatable, Sendable, SpecDeviationReporti
 /// The hyperparameters used for the reinforcement fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters`.
-public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneReinforcementHyperparameters: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     ///
     /// Default: `"auto"`.
@@ -720,12 +817,25 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.batchSize, other.batchSize) else { return false }
+        guard equal(self.learningRateMultiplier, other.learningRateMultiplier) else { return false }
+        guard equal(self.nEpochs, other.nEpochs) else { return false }
+        guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+        guard equal(self.computeMultiplier, other.computeMultiplier) else { return false }
+        guard equal(self.evalInterval, other.evalInterval) else { return false }
+        guard equal(self.evalSamples, other.evalSamples) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/batch_size`.
-    public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum BatchSize: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -759,6 +869,16 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
@@ -766,7 +886,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/learning_rate_multiplier`.
-    public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum LearningRateMultiplier: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -800,6 +920,16 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
@@ -807,7 +937,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/n_epochs`.
-    public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum NEpochs: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -839,6 +969,16 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
             case .string(let value): try value.encode(to: encoder)
             case .integer(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -873,7 +1013,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/compute_multiplier`.
-    public indirect enum ComputeMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum ComputeMultiplier: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -907,6 +1047,16 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// The number of training steps between evaluation runs.
@@ -914,7 +1064,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_interval`.
-    public indirect enum EvalInterval: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum EvalInterval: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -946,6 +1096,16 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
             case .string(let value): try value.encode(to: encoder)
             case .integer(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -955,7 +1115,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_samples`.
-    public indirect enum EvalSamples: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum EvalSamples: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -989,13 +1149,23 @@ public struct FineTuneReinforcementHyperparameters: Codable, Equatable, Sendable
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Configuration for the reinforcement fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod`.
-public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneReinforcementMethod: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: FineTuneReinforcementMethod.Grader
     /// The hyperparameters used for the reinforcement fine-tuning job.
@@ -1042,12 +1212,20 @@ public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDev
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.grader, other.grader) else { return false }
+        guard equal(self.hyperparameters, other.hyperparameters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The grader used for the fine-tuning job.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod/properties/grader`.
-    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -1094,13 +1272,26 @@ public struct FineTuneReinforcementMethod: Codable, Equatable, Sendable, SpecDev
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.stringCheck(let lhs), .stringCheck(let rhs)): return equal(lhs, rhs)
+            case (.textSimilarity(let lhs), .textSimilarity(let rhs)): return equal(lhs, rhs)
+            case (.python(let lhs), .python(let rhs)): return equal(lhs, rhs)
+            case (.scoreModel(let lhs), .scoreModel(let rhs)): return equal(lhs, rhs)
+            case (.multi(let lhs), .multi(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// The hyperparameters used for the fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters`.
-public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneSupervisedHyperparameters: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     ///
     /// Default: `"auto"`.
@@ -1160,12 +1351,21 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.batchSize, other.batchSize) else { return false }
+        guard equal(self.learningRateMultiplier, other.learningRateMultiplier) else { return false }
+        guard equal(self.nEpochs, other.nEpochs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/batch_size`.
-    public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum BatchSize: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1199,6 +1399,16 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
@@ -1206,7 +1416,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/learning_rate_multiplier`.
-    public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum LearningRateMultiplier: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1240,6 +1450,16 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
@@ -1247,7 +1467,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/n_epochs`.
-    public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum NEpochs: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1281,13 +1501,23 @@ public struct FineTuneSupervisedHyperparameters: Codable, Equatable, Sendable, S
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Configuration for the supervised fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedMethod`.
-public struct FineTuneSupervisedMethod: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuneSupervisedMethod: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The hyperparameters used for the fine-tuning job.
     public var hyperparameters: FineTuneSupervisedHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1324,12 +1554,19 @@ public struct FineTuneSupervisedMethod: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.hyperparameters, "hyperparameters")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.hyperparameters, other.hyperparameters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The `checkpoint.permission` object represents a permission for a fine-tuned model checkpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningCheckpointPermission`.
-public struct FineTuningCheckpointPermission: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuningCheckpointPermission: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The permission identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the permission was created.
@@ -1384,12 +1621,21 @@ public struct FineTuningCheckpointPermission: Codable, Equatable, Sendable, Spec
         try writer.encode(self.projectID, "project_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Fine-Tuning Job Integration
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningIntegration`.
-public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuningIntegration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The settings for your integration with Weights and Biases. This payload specifies the project that
     /// metrics will be sent to. Optionally, you can set an explicit display name for your run, add tags
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
@@ -1431,12 +1677,19 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.wandb, other.wandb) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The settings for your integration with Weights and Biases. This payload specifies the project that
     /// metrics will be sent to. Optionally, you can set an explicit display name for your run, add tags
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningIntegration/properties/wandb`.
-    public struct Wandb: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Wandb: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the project that the new run will be created under.
         public var project: Swift.String
         /// A display name to set for the run. If not set, we will use the Job ID as the name.
@@ -1498,13 +1751,23 @@ public struct FineTuningIntegration: Codable, Equatable, Sendable, SpecDeviation
             try writer.encodeIfPresent(self.tags, "tags")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.project, other.project) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.entity, other.entity) else { return false }
+            guard equal(self.tags, other.tags) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The `fine_tuning.job.checkpoint` object represents a model checkpoint for a fine-tuning job that is ready to use.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint`.
-public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuningJobCheckpoint: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The checkpoint identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the checkpoint was created.
@@ -1581,10 +1844,22 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.fineTunedModelCheckpoint, other.fineTunedModelCheckpoint) else { return false }
+        guard equal(self.stepNumber, other.stepNumber) else { return false }
+        guard equal(self.metrics, other.metrics) else { return false }
+        guard equal(self.fineTuningJobID, other.fineTuningJobID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Metrics at the step number during the fine-tuning job.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint/properties/metrics`.
-    public struct Metrics: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Metrics: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var step: Swift.Double?
         public var trainLoss: Swift.Double?
         public var trainMeanTokenAccuracy: Swift.Double?
@@ -1649,13 +1924,26 @@ public struct FineTuningJobCheckpoint: Codable, Equatable, Sendable, SpecDeviati
             try writer.encodeIfPresent(self.fullValidMeanTokenAccuracy, "full_valid_mean_token_accuracy")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.step, other.step) else { return false }
+            guard equal(self.trainLoss, other.trainLoss) else { return false }
+            guard equal(self.trainMeanTokenAccuracy, other.trainMeanTokenAccuracy) else { return false }
+            guard equal(self.validLoss, other.validLoss) else { return false }
+            guard equal(self.validMeanTokenAccuracy, other.validMeanTokenAccuracy) else { return false }
+            guard equal(self.fullValidLoss, other.fullValidLoss) else { return false }
+            guard equal(self.fullValidMeanTokenAccuracy, other.fullValidMeanTokenAccuracy) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Fine-tuning job event object
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJobEvent`.
-public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuningJobEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The object identifier.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
@@ -1732,6 +2020,18 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.level, other.level) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The log level of the event.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1777,7 +2077,7 @@ public struct FineTuningJobEvent: Codable, Equatable, Sendable, SpecDeviationRep
 /// A MultiGrader object combines the output of multiple graders to produce a single score.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderMulti`.
-public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GraderMulti: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     public var graders: GraderMulti.Graders
@@ -1832,10 +2132,19 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.graders, other.graders) else { return false }
+        guard equal(self.calculateOutput, other.calculateOutput) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderMulti/properties/graders`.
-    public indirect enum Graders: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Graders: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -1882,13 +2191,26 @@ public struct GraderMulti: Codable, Equatable, Sendable, SpecDeviationReporting 
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.stringCheck(let lhs), .stringCheck(let rhs)): return equal(lhs, rhs)
+            case (.textSimilarity(let lhs), .textSimilarity(let rhs)): return equal(lhs, rhs)
+            case (.python(let lhs), .python(let rhs)): return equal(lhs, rhs)
+            case (.scoreModel(let lhs), .scoreModel(let rhs)): return equal(lhs, rhs)
+            case (.labelModel(let lhs), .labelModel(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A PythonGrader object that runs a python script on the input.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderPython`.
-public struct GraderPython: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GraderPython: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The source code of the python script.
@@ -1943,12 +2265,21 @@ public struct GraderPython: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.imageTag, "image_tag")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.imageTag, other.imageTag) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A ScoreModelGrader object that uses a model to assign a score to the input.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderScoreModel`.
-public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GraderScoreModel: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation.
@@ -2018,10 +2349,21 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.samplingParams, other.samplingParams) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.range, other.range) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The sampling parameters for the model.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
-    public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct SamplingParams: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A seed value to initialize the randomness, during sampling.
         public var seed: Swift.Int?
         /// An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
@@ -2100,13 +2442,24 @@ public struct GraderScoreModel: Codable, Equatable, Sendable, SpecDeviationRepor
             try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.seed, other.seed) else { return false }
+            guard equal(self.topP, other.topP) else { return false }
+            guard equal(self.temperature, other.temperature) else { return false }
+            guard equal(self.maxCompletionsTokens, other.maxCompletionsTokens) else { return false }
+            guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderStringCheck`.
-public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GraderStringCheck: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The input text. This may include template strings.
@@ -2169,6 +2522,16 @@ public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.reference, other.reference) else { return false }
+        guard equal(self.operation, other.operation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2198,7 +2561,7 @@ public struct GraderStringCheck: Codable, Equatable, Sendable, SpecDeviationRepo
 /// A TextSimilarityGrader object which grades text based on similarity metrics.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderTextSimilarity`.
-public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GraderTextSimilarity: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The text being graded.
@@ -2263,6 +2626,16 @@ public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.reference, other.reference) else { return false }
+        guard equal(self.evaluationMetric, other.evaluationMetric) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
     /// `gleu`, `meteor`, `rouge_1`, `rouge_2`, `rouge_3`, `rouge_4`, `rouge_5`,
     /// or `rouge_l`.
@@ -2313,7 +2686,7 @@ public struct GraderTextSimilarity: Codable, Equatable, Sendable, SpecDeviationR
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
-public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFineTuningCheckpointPermissionResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningCheckpointPermission]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -2366,6 +2739,16 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [FineTuningCheckpointPermission] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2376,7 +2759,7 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Equatable, Se
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobCheckpointsResponse`.
-public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFineTuningJobCheckpointsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningJobCheckpoint]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -2429,6 +2812,16 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [FineTuningJobCheckpoint] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2439,7 +2832,7 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Equatable, Sendable
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobEventsResponse`.
-public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListFineTuningJobEventsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningJobEvent]
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2482,6 +2875,14 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [FineTuningJobEvent] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2492,7 +2893,7 @@ public struct ListFineTuningJobEventsResponse: Codable, Equatable, Sendable, Spe
 }
 
 /// - Remark: Generated from `#/components/schemas/ListPaginatedFineTuningJobsResponse`.
-public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListPaginatedFineTuningJobsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [FineTuningJob]
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2535,6 +2936,14 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [FineTuningJob] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2547,7 +2956,7 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Equatable, Sendable,
 /// RunGraderRequest
 ///
 /// - Remark: Generated from `#/components/schemas/RunGraderRequest`.
-public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunGraderRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: RunGraderRequest.Grader
     /// The dataset item provided to the grader. This will be used to populate
@@ -2605,12 +3014,21 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.grader, other.grader) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.modelSample, other.modelSample) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The grader used for the fine-tuning job.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunGraderRequest/properties/grader`.
-    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -2657,11 +3075,24 @@ public struct RunGraderRequest: Codable, Equatable, Sendable, SpecDeviationRepor
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.stringCheck(let lhs), .stringCheck(let rhs)): return equal(lhs, rhs)
+            case (.textSimilarity(let lhs), .textSimilarity(let rhs)): return equal(lhs, rhs)
+            case (.python(let lhs), .python(let rhs)): return equal(lhs, rhs)
+            case (.scoreModel(let lhs), .scoreModel(let rhs)): return equal(lhs, rhs)
+            case (.multi(let lhs), .multi(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/RunGraderResponse`.
-public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RunGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var reward: Swift.Double
     public var metadata: RunGraderResponse.Metadata
     public var subRewards: JSONObject
@@ -2712,8 +3143,18 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.reward, other.reward) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.subRewards, other.subRewards) else { return false }
+        guard equal(self.modelGraderTokenUsagePerModel, other.modelGraderTokenUsagePerModel) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
-    public struct Metadata: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Metadata: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String
         public var type: Swift.String
         public var errors: RunGraderResponse.Metadata.Errors
@@ -2779,8 +3220,21 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.errors, other.errors) else { return false }
+            guard equal(self.executionTime, other.executionTime) else { return false }
+            guard equal(self.scores, other.scores) else { return false }
+            guard equal(self.tokenUsage, other.tokenUsage) else { return false }
+            guard equal(self.sampledModelName, other.sampledModelName) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
-        public struct Errors: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Errors: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             public var formulaParseError: Swift.Bool
             public var sampleParseError: Swift.Bool
             public var truncatedObservationError: Swift.Bool
@@ -2880,6 +3334,26 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
                 try writer.encode(self.modelGraderServerErrorDetails, "model_grader_server_error_details")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.formulaParseError, other.formulaParseError) else { return false }
+                guard equal(self.sampleParseError, other.sampleParseError) else { return false }
+                guard equal(self.truncatedObservationError, other.truncatedObservationError) else { return false }
+                guard equal(self.unresponsiveRewardError, other.unresponsiveRewardError) else { return false }
+                guard equal(self.invalidVariableError, other.invalidVariableError) else { return false }
+                guard equal(self.otherError, other.otherError) else { return false }
+                guard equal(self.pythonGraderServerError, other.pythonGraderServerError) else { return false }
+                guard equal(self.pythonGraderServerErrorType, other.pythonGraderServerErrorType) else { return false }
+                guard equal(self.pythonGraderRuntimeError, other.pythonGraderRuntimeError) else { return false }
+                guard equal(self.pythonGraderRuntimeErrorDetails, other.pythonGraderRuntimeErrorDetails) else { return false }
+                guard equal(self.modelGraderServerError, other.modelGraderServerError) else { return false }
+                guard equal(self.modelGraderRefusalError, other.modelGraderRefusalError) else { return false }
+                guard equal(self.modelGraderParseError, other.modelGraderParseError) else { return false }
+                guard equal(self.modelGraderServerErrorDetails, other.modelGraderServerErrorDetails) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -2887,7 +3361,7 @@ public struct RunGraderResponse: Codable, Equatable, Sendable, SpecDeviationRepo
 /// ValidateGraderRequest
 ///
 /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest`.
-public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ValidateGraderRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderRequest.Grader
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2925,12 +3399,19 @@ public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.grader, other.grader) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The grader used for the fine-tuning job.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest/properties/grader`.
-    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -2977,13 +3458,26 @@ public struct ValidateGraderRequest: Codable, Equatable, Sendable, SpecDeviation
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.stringCheck(let lhs), .stringCheck(let rhs)): return equal(lhs, rhs)
+            case (.textSimilarity(let lhs), .textSimilarity(let rhs)): return equal(lhs, rhs)
+            case (.python(let lhs), .python(let rhs)): return equal(lhs, rhs)
+            case (.scoreModel(let lhs), .scoreModel(let rhs)): return equal(lhs, rhs)
+            case (.multi(let lhs), .multi(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// ValidateGraderResponse
 ///
 /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse`.
-public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ValidateGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderResponse.Grader?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -3021,12 +3515,19 @@ public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.grader, other.grader) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The grader used for the fine-tuning job.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse/properties/grader`.
-    public indirect enum Grader: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Grader: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
@@ -3071,6 +3572,19 @@ public struct ValidateGraderResponse: Codable, Equatable, Sendable, SpecDeviatio
             case .scoreModel(let value): try value.encode(to: encoder)
             case .multi(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.stringCheck(let lhs), .stringCheck(let rhs)): return equal(lhs, rhs)
+            case (.textSimilarity(let lhs), .textSimilarity(let rhs)): return equal(lhs, rhs)
+            case (.python(let lhs), .python(let rhs)): return equal(lhs, rhs)
+            case (.scoreModel(let lhs), .scoreModel(let rhs)): return equal(lhs, rhs)
+            case (.multi(let lhs), .multi(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// The `fine_tuning.job` object represents a fine-tuning job that has been created through the API.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJob`.
-public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FineTuningJob: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The object identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
@@ -175,10 +175,34 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.fineTunedModel, other.fineTunedModel) else { return false }
+        guard equal(self.finishedAt, other.finishedAt) else { return false }
+        guard equal(self.hyperparameters, other.hyperparameters) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.organizationID, other.organizationID) else { return false }
+        guard equal(self.resultFiles, other.resultFiles) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.trainedTokens, other.trainedTokens) else { return false }
+        guard equal(self.trainingFile, other.trainingFile) else { return false }
+        guard equal(self.validationFile, other.validationFile) else { return false }
+        guard equal(self.integrations, other.integrations) else { return false }
+        guard equal(self.seed, other.seed) else { return false }
+        guard equal(self.estimatedFinish, other.estimatedFinish) else { return false }
+        guard equal(self.method, other.method) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// For fine-tuning jobs that have `failed`, this will contain more information on the cause of the failure.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/error/anyOf/0`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ErrorValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A machine-readable error code.
         public var code: Swift.String?
         /// A human-readable error message.
@@ -231,12 +255,21 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encodeIfPresent(self.param, "param")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.param, other.param) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// The hyperparameters used for the fine-tuning job. This value will only be returned when running `supervised` jobs.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters`.
-    public struct Hyperparameters: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Hyperparameters: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Number of examples in each batch. A larger batch size means that model parameters
         /// are updated less frequently, but with lower variance.
         ///
@@ -299,13 +332,22 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.batchSize, other.batchSize) else { return false }
+            guard equal(self.learningRateMultiplier, other.learningRateMultiplier) else { return false }
+            guard equal(self.nEpochs, other.nEpochs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Number of examples in each batch. A larger batch size means that model parameters
         /// are updated less frequently, but with lower variance.
         ///
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/batch_size/anyOf/0`.
-        public indirect enum BatchSize: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum BatchSize: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -339,6 +381,16 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+                case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
 
         /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
@@ -347,7 +399,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public indirect enum LearningRateMultiplier: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum LearningRateMultiplier: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -381,6 +433,16 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+                case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
 
         /// The number of epochs to train the model for. An epoch refers to one full cycle
@@ -389,7 +451,7 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/n_epochs`.
-        public indirect enum NEpochs: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum NEpochs: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -421,6 +483,16 @@ public struct FineTuningJob: Codable, Equatable, Sendable, SpecDeviationReportin
                 case .string(let value): try value.encode(to: encoder)
                 case .integer(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+                case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
                 }
             }
         }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
-public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateImageEditRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image(s) to edit. Must be a supported image file or an array of images.
     ///
     /// For the GPT image models (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, and `gpt-image-2-2026-04-21`), each image should be a `png`, `webp`, or `jpg`
@@ -187,6 +187,27 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.image, other.image) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.mask, other.mask) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.n, other.n) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.outputFormat, other.outputFormat) else { return false }
+        guard equal(self.outputCompression, other.outputCompression) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.inputFidelity, other.inputFidelity) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.partialImages, other.partialImages) else { return false }
+        guard equal(self.quality, other.quality) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("image", self.image)
         try form.append("prompt", self.prompt)
@@ -217,7 +238,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/image`.
-    public indirect enum Image: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Image: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         case file(FileUpload)
         case files([FileUpload])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -246,6 +267,16 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
             case .file(let value): try value.encode(to: encoder)
             case .files(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.file(let lhs), .file(let rhs)): return equal(lhs, rhs)
+            case (.files(let lhs), .files(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateImageRequest`.
-public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateImageRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
     public var prompt: Swift.String
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
@@ -177,6 +177,26 @@ public struct CreateImageRequest: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.style, "style")
         try writer.encodeIfPresent(self.user, "user")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.n, other.n) else { return false }
+        guard equal(self.quality, other.quality) else { return false }
+        guard equal(self.responseFormat, other.responseFormat) else { return false }
+        guard equal(self.outputFormat, other.outputFormat) else { return false }
+        guard equal(self.outputCompression, other.outputCompression) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.partialImages, other.partialImages) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.moderation, other.moderation) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.style, other.style) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.

@@ -11,7 +11,7 @@ import OpenAIRuntime
 /// JSON edits support GPT image models only; DALL-E edits require multipart (`dall-e-2` only).
 ///
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam`.
-public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EditImageBodyJSONParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
     ///
     /// Default: `"gpt-image-1.5"`.
@@ -179,6 +179,27 @@ public struct EditImageBodyJSONParam: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.stream, "stream")
         try writer.encodeIfPresent(self.partialImages, "partial_images")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.images, other.images) else { return false }
+        guard equal(self.mask, other.mask) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.n, other.n) else { return false }
+        guard equal(self.quality, other.quality) else { return false }
+        guard equal(self.inputFidelity, other.inputFidelity) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.outputFormat, other.outputFormat) else { return false }
+        guard equal(self.outputCompression, other.outputCompression) else { return false }
+        guard equal(self.moderation, other.moderation) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.partialImages, other.partialImages) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.

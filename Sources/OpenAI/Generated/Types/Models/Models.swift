@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/DeleteModelResponse`.
-public struct DeleteModelResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteModelResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     public var object: Swift.String
@@ -50,10 +50,19 @@ public struct DeleteModelResponse: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.object, "object")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListModelsResponse`.
-public struct ListModelsResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ListModelsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [Model]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -88,12 +97,19 @@ public struct ListModelsResponse: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Describes an OpenAI model offering that can be used with the API.
 ///
 /// - Remark: Generated from `#/components/schemas/Model`.
-public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Model: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The model identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) when the model was created.
@@ -156,5 +172,15 @@ public struct Model: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.ownedBy, "owned_by")
         try writer.encodeIfPresent(self.shutdownDate, "shutdown_date")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.created, other.created) else { return false }
+        guard equal(self.ownedBy, other.ownedBy) else { return false }
+        guard equal(self.shutdownDate, other.shutdownDate) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Represents if a given text input is potentially harmful.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateModerationResponse`.
-public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique identifier for the moderation request.
     public var id: Swift.String
     /// The model used to generate the moderation results.
@@ -61,8 +61,17 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.results, other.results) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items`.
-    public struct ResultValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResultValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Whether any of the below categories are flagged.
         public var flagged: Swift.Bool
         /// A list of the categories, and whether they are flagged or not.
@@ -123,10 +132,20 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.flagged, other.flagged) else { return false }
+            guard equal(self.categories, other.categories) else { return false }
+            guard equal(self.categoryScores, other.categoryScores) else { return false }
+            guard equal(self.categoryAppliedInputTypes, other.categoryAppliedInputTypes) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// A list of the categories, and whether they are flagged or not.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/categories`.
-        public struct Categories: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Categories: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Content that expresses, incites, or promotes hate based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste. Hateful content aimed at non-protected groups (e.g., chess players) is harassment.
             public var hate: Swift.Bool
             /// Hateful content that also includes violence or serious harm towards the targeted group based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste.
@@ -249,12 +268,31 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 try writer.encode(self.violenceGraphic, "violence/graphic")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.hate, other.hate) else { return false }
+                guard equal(self.hateThreatening, other.hateThreatening) else { return false }
+                guard equal(self.harassment, other.harassment) else { return false }
+                guard equal(self.harassmentThreatening, other.harassmentThreatening) else { return false }
+                guard equal(self.illicit, other.illicit) else { return false }
+                guard equal(self.illicitViolent, other.illicitViolent) else { return false }
+                guard equal(self.selfHarm, other.selfHarm) else { return false }
+                guard equal(self.selfHarmIntent, other.selfHarmIntent) else { return false }
+                guard equal(self.selfHarmInstructions, other.selfHarmInstructions) else { return false }
+                guard equal(self.sexual, other.sexual) else { return false }
+                guard equal(self.sexualMinors, other.sexualMinors) else { return false }
+                guard equal(self.violence, other.violence) else { return false }
+                guard equal(self.violenceGraphic, other.violenceGraphic) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// A list of the categories along with their scores as predicted by model.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_scores`.
-        public struct CategoryScores: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct CategoryScores: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The score for the category 'hate'.
             public var hate: Swift.Double
             /// The score for the category 'hate/threatening'.
@@ -377,12 +415,31 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 try writer.encode(self.violenceGraphic, "violence/graphic")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.hate, other.hate) else { return false }
+                guard equal(self.hateThreatening, other.hateThreatening) else { return false }
+                guard equal(self.harassment, other.harassment) else { return false }
+                guard equal(self.harassmentThreatening, other.harassmentThreatening) else { return false }
+                guard equal(self.illicit, other.illicit) else { return false }
+                guard equal(self.illicitViolent, other.illicitViolent) else { return false }
+                guard equal(self.selfHarm, other.selfHarm) else { return false }
+                guard equal(self.selfHarmIntent, other.selfHarmIntent) else { return false }
+                guard equal(self.selfHarmInstructions, other.selfHarmInstructions) else { return false }
+                guard equal(self.sexual, other.sexual) else { return false }
+                guard equal(self.sexualMinors, other.sexualMinors) else { return false }
+                guard equal(self.violence, other.violence) else { return false }
+                guard equal(self.violenceGraphic, other.violenceGraphic) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// A list of the categories along with the input type(s) that the score applies to.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types`.
-        public struct CategoryAppliedInputTypes: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct CategoryAppliedInputTypes: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The applied input type(s) for the category 'hate'.
             public var hate: [Swift.String]
             /// The applied input type(s) for the category 'hate/threatening'.
@@ -504,6 +561,25 @@ public struct CreateModerationResponse: Codable, Equatable, Sendable, SpecDeviat
                 try writer.encode(self.violence, "violence")
                 try writer.encode(self.violenceGraphic, "violence/graphic")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.hate, other.hate) else { return false }
+                guard equal(self.hateThreatening, other.hateThreatening) else { return false }
+                guard equal(self.harassment, other.harassment) else { return false }
+                guard equal(self.harassmentThreatening, other.harassmentThreatening) else { return false }
+                guard equal(self.illicit, other.illicit) else { return false }
+                guard equal(self.illicitViolent, other.illicitViolent) else { return false }
+                guard equal(self.selfHarm, other.selfHarm) else { return false }
+                guard equal(self.selfHarmIntent, other.selfHarmIntent) else { return false }
+                guard equal(self.selfHarmInstructions, other.selfHarmInstructions) else { return false }
+                guard equal(self.sexual, other.sexual) else { return false }
+                guard equal(self.sexualMinors, other.sexualMinors) else { return false }
+                guard equal(self.violence, other.violence) else { return false }
+                guard equal(self.violenceGraphic, other.violenceGraphic) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest`.
-public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateModerationRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
     /// an array of multi-modal input objects similar to other models.
     public var input: CreateModerationRequest.Input
@@ -57,13 +57,21 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
     /// an array of multi-modal input objects similar to other models.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input`.
-    public indirect enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Input: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of text to classify for moderation.
         case string(Swift.String)
         /// An array of strings to classify for moderation.
@@ -107,10 +115,21 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.strings(let lhs), .strings(let rhs)): return equal(lhs, rhs)
+            case (.values(let lhs), .values(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items`.
-        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Value: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
             /// An object describing an image to classify. Selected when `type` is `image_url`.
             case imageURL(CreateModerationRequest.Input.Value.ImageURL)
             /// An object describing text to classify. Selected when `type` is `text`.
@@ -143,10 +162,20 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                 }
             }
 
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.imageURL(let lhs), .imageURL(let rhs)): return equal(lhs, rhs)
+                case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
+
             /// An object describing an image to classify.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0`.
-            public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct ImageURL: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURL
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -186,10 +215,17 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
 
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.imageURL, other.imageURL) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
+
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0/properties/image_url`.
-                public struct ImageURL: Codable, Equatable, Sendable, SpecDeviationReporting {
+                public struct ImageURL: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                     /// Either a URL of the image or the base64 encoded image data.
                     public var url: Swift.String
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -225,6 +261,13 @@ public struct CreateModerationRequest: Codable, Equatable, Sendable, SpecDeviati
                         var writer = ObjectWriter(encoder, self.specDeviations)
                         try writer.encode(self.url, "url")
                         try writer.encode(undeclared: self.undeclaredMembers)
+                    }
+
+                    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                        guard equal(self.url, other.url) else { return false }
+                        guard equal(self.specDeviations, other.specDeviations) else { return false }
+                        return equal(self.undeclaredMembers, other.undeclaredMembers)
                     }
                 }
             }

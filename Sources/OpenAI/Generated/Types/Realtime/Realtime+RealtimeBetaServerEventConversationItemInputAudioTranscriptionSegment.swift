@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Returned when an input audio transcription segment is identified for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item containing the input audio content.
@@ -97,12 +97,26 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         try writer.encode(self.end, "end")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.speaker, other.speaker) else { return false }
+        guard equal(self.start, other.start) else { return false }
+        guard equal(self.end, other.end) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a conversation item is retrieved with `conversation.item.retrieve`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemRetrieved`.
-public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A single item within a Realtime conversation.
@@ -150,6 +164,14 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatab
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an earlier assistant audio message item is truncated by the
@@ -160,7 +182,7 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Equatab
 /// to ensure there is no text in the context that hasn't been heard by the user.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemTruncated`.
-public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemTruncated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the assistant message item that was truncated.
@@ -222,6 +244,16 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatab
         try writer.encode(self.audioEndMs, "audio_end_ms")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.audioEndMs, other.audioEndMs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an error occurs, which could be a client problem or a server
@@ -229,7 +261,7 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Equatab
 /// recommend to implementors to monitor and log error messages by default.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventError`.
-public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Details of the error.
@@ -278,10 +310,18 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Details of the error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventError/properties/error`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ErrorValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
         /// Error code, if any.
@@ -348,6 +388,17 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
             try writer.encodeIfPresent(self.eventID, "event_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.param, other.param) else { return false }
+            guard equal(self.eventID, other.eventID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -355,7 +406,7 @@ public struct RealtimeBetaServerEventError: Codable, Equatable, Sendable, SpecDe
 /// `input_audio_buffer.clear` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferCleared`.
-public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -394,6 +445,13 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable
         try writer.encode(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an input audio buffer is committed, either by the client or
@@ -402,7 +460,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Equatable
 /// will also be sent to the client.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferCommitted`.
-public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the preceding item after which the new item will be inserted.
@@ -458,6 +516,15 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatab
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.previousItemID, other.previousItemID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent by the server when in `server_vad` mode to indicate that speech has been
@@ -472,7 +539,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Equatab
 /// the audio buffer during VAD activation).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
-public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds from the start of all audio written to the buffer during the
@@ -530,6 +597,15 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equ
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audioStartMs, other.audioStartMs) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned in `server_vad` mode when the server detects the end of speech in
@@ -537,7 +613,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Equ
 /// event with the user message item that is created from the audio buffer.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
-public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds since the session started when speech stopped. This will
@@ -594,12 +670,21 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Equ
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audioEndMs, other.audioEndMs) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when listing MCP tools has completed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsCompleted`.
-public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
@@ -647,12 +732,20 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Equatable, 
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when listing MCP tools has failed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsFailed`.
-public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
@@ -700,12 +793,20 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Equatable, Sen
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when listing MCP tools is in progress for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsInProgress`.
-public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
@@ -753,6 +854,14 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable,
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted at the beginning of a Response to indicate the updated rate limits.
@@ -761,7 +870,7 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Equatable,
 /// adjusted accordingly once the Response is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated`.
-public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// List of rate limit information.
@@ -810,8 +919,16 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.rateLimits, other.rateLimits) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items`.
-    public struct RateLimit: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RateLimit: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the rate limit (`requests`, `tokens`).
         public var name: RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name?
         /// The maximum allowed value for the rate limit.
@@ -872,6 +989,16 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.limit, other.limit) else { return false }
+            guard equal(self.remaining, other.remaining) else { return false }
+            guard equal(self.resetSeconds, other.resetSeconds) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The name of the rate limit (`requests`, `tokens`).
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -896,7 +1023,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Equatable, Send
 /// Returned when the model-generated audio is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioDelta`.
-public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseAudioDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -972,13 +1099,25 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Equatable, Sen
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated audio is done. Also emitted when a Response
 /// is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioDone`.
-public struct RealtimeBetaServerEventResponseAudioDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseAudioDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1047,12 +1186,23 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Equatable, Send
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated transcription of audio output is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioTranscriptDelta`.
-public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1128,6 +1278,18 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equa
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated transcription of audio output is done
@@ -1135,7 +1297,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Equa
 /// cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioTranscriptDone`.
-public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1211,13 +1373,25 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Equat
         try writer.encode(self.transcript, "transcript")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.transcript, other.transcript) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a new content part is added to an assistant message item during
 /// response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded`.
-public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1294,10 +1468,22 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The content part that was added.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded/properties/part`.
-    public struct Part: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Part: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type ("text", "audio").
         public var type: RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue?
         /// The text content (if type is "text").
@@ -1358,6 +1544,16 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.audio, other.audio) else { return false }
+            guard equal(self.transcript, other.transcript) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The content type ("text", "audio").
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1383,7 +1579,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Equatabl
 /// Also emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone`.
-public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseContentPartDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1460,10 +1656,22 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The content part that is done.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone/properties/part`.
-    public struct Part: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Part: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type ("text", "audio").
         public var type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue?
         /// The text content (if type is "text").
@@ -1524,6 +1732,16 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.audio, other.audio) else { return false }
+            guard equal(self.transcript, other.transcript) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The content type ("text", "audio").
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1549,7 +1767,7 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Equatable
 /// where the response is in an initial state of `in_progress`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseCreated`.
-public struct RealtimeBetaServerEventResponseCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
@@ -1596,5 +1814,13 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Equatable, Sendab
         try writer.encode(self.eventID, "event_id")
         try writer.encode(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

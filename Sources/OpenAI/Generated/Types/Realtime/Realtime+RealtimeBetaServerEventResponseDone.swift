@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// include all output Items in the Response but will omit the raw audio data.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseDone`.
-public struct RealtimeBetaServerEventResponseDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
@@ -57,12 +57,20 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Equatable, Sendable,
         try writer.encode(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated function call arguments are updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
-public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -138,13 +146,25 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated function call arguments are done streaming.
 /// Also emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
-public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -227,12 +247,25 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when MCP tool call arguments are updated during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
-public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -308,12 +341,24 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Equ
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.obfuscation, other.obfuscation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when MCP tool call arguments are finalized during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
-public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -382,12 +427,23 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Equa
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an MCP tool call has completed successfully.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallCompleted`.
-public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
@@ -442,12 +498,21 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Equatabl
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an MCP tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallFailed`.
-public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
@@ -502,12 +567,21 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Equatable, 
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an MCP tool call has started and is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallInProgress`.
-public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
@@ -562,12 +636,21 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Equatab
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a new Item is created during Response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseOutputItemAdded`.
-public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -629,13 +712,23 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Equatable
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an Item is done streaming. Also emitted when a Response is
 /// interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseOutputItemDone`.
-public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -697,12 +790,22 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Equatable,
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the text value of an "output_text" content part is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseTextDelta`.
-public struct RealtimeBetaServerEventResponseTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseTextDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -778,13 +881,25 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Equatable, Send
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the text value of an "output_text" content part is done streaming. Also
 /// emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseTextDone`.
-public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventResponseTextDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -860,6 +975,18 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Senda
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a Session is created. Emitted automatically when a new
@@ -867,7 +994,7 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Equatable, Senda
 /// the default Session configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventSessionCreated`.
-public struct RealtimeBetaServerEventSessionCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventSessionCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Realtime session object for the beta interface.
@@ -915,13 +1042,21 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Equatable, Sendabl
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a session is updated with a `session.update` event, unless
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventSessionUpdated`.
-public struct RealtimeBetaServerEventSessionUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventSessionUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Realtime session object for the beta interface.
@@ -969,12 +1104,20 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Equatable, Sendabl
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a transcription session is created.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventTranscriptionSessionCreated`.
-public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A new Realtime transcription session configuration.
@@ -1026,13 +1169,21 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Equat
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a transcription session is updated with a `transcription_session.update` event, unless
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventTranscriptionSessionUpdated`.
-public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A new Realtime transcription session configuration.
@@ -1084,6 +1235,14 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Equat
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Parameters required to initiate a realtime call and receive the SDP answer
@@ -1091,7 +1250,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Equat
 /// by your client and optionally configure the session that will answer the call.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCallCreateRequest`.
-public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct RealtimeCallCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// WebRTC Session Description Protocol (SDP) offer generated by the caller.
     public var sdp: Swift.String
     /// Optional session configuration to apply before the realtime session is
@@ -1140,6 +1299,14 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sdp, other.sdp) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("sdp", self.sdp)
         try form.append("session", self.session)
@@ -1150,7 +1317,7 @@ public struct RealtimeCallCreateRequest: Codable, Equatable, Sendable, SpecDevia
 /// Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCallReferRequest`.
-public struct RealtimeCallReferRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeCallReferRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// URI that should appear in the SIP Refer-To header. Supports values like
     /// `tel:+14155550123` or `sip:agent@example.com`.
     public var targetURI: Swift.String
@@ -1188,12 +1355,19 @@ public struct RealtimeCallReferRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.targetURI, "target_uri")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.targetURI, other.targetURI) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Parameters used to decline an incoming SIP call handled by the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCallRejectRequest`.
-public struct RealtimeCallRejectRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeCallRejectRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// SIP response code to send back to the caller. Defaults to `603` (Decline)
     /// when omitted.
     public var statusCode: Swift.Int?
@@ -1231,6 +1405,13 @@ public struct RealtimeCallRejectRequest: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.statusCode, "status_code")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.statusCode, other.statusCode) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A realtime client event.
@@ -1238,7 +1419,7 @@ public struct RealtimeCallRejectRequest: Codable, Equatable, Sendable, SpecDevia
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEvent`.
-public indirect enum RealtimeClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeClientEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Add a new Item to the Conversation's context, including messages, function calls, and function call responses. Selected when `type` is `conversation.item.create`.
     case conversationItemCreate(RealtimeClientEventConversationItemCreate)
     /// Send this event when you want to remove any item from the conversation history. Selected when `type` is `conversation.item.delete`.
@@ -1315,6 +1496,25 @@ public indirect enum RealtimeClientEvent: Codable, Equatable, Sendable, UnknownC
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.conversationItemCreate(let lhs), .conversationItemCreate(let rhs)): return equal(lhs, rhs)
+        case (.conversationItemDelete(let lhs), .conversationItemDelete(let rhs)): return equal(lhs, rhs)
+        case (.conversationItemRetrieve(let lhs), .conversationItemRetrieve(let rhs)): return equal(lhs, rhs)
+        case (.conversationItemTruncate(let lhs), .conversationItemTruncate(let rhs)): return equal(lhs, rhs)
+        case (.inputAudioBufferAppend(let lhs), .inputAudioBufferAppend(let rhs)): return equal(lhs, rhs)
+        case (.inputAudioBufferClear(let lhs), .inputAudioBufferClear(let rhs)): return equal(lhs, rhs)
+        case (.outputAudioBufferClear(let lhs), .outputAudioBufferClear(let rhs)): return equal(lhs, rhs)
+        case (.inputAudioBufferCommit(let lhs), .inputAudioBufferCommit(let rhs)): return equal(lhs, rhs)
+        case (.responseCancel(let lhs), .responseCancel(let rhs)): return equal(lhs, rhs)
+        case (.responseCreate(let lhs), .responseCreate(let rhs)): return equal(lhs, rhs)
+        case (.sessionUpdate(let lhs), .sessionUpdate(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Add a new Item to the Conversation's context, including messages, function
@@ -1326,7 +1526,7 @@ public indirect enum RealtimeClientEvent: Codable, Equatable, Sendable, UnknownC
 /// event, otherwise an `error` event will be sent.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemCreate`.
-public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventConversationItemCreate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -1387,6 +1587,15 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.previousItemID, other.previousItemID) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event when you want to remove any item from the conversation
@@ -1395,7 +1604,7 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Equatable, Sen
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemDelete`.
-public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventConversationItemDelete: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -1445,6 +1654,14 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event when you want to retrieve the server's representation of a specific item in the conversation history. This is useful, for example, to inspect user audio after noise cancellation and VAD.
@@ -1453,7 +1670,7 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Equatable, Sen
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemRetrieve`.
-public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventConversationItemRetrieve: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -1503,6 +1720,14 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to truncate a previous assistant message’s audio. The server
@@ -1518,7 +1743,7 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Equatable, S
 /// event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemTruncate`.
-public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventConversationItemTruncate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -1585,6 +1810,16 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
         try writer.encode(self.audioEndMs, "audio_end_ms")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.audioEndMs, other.audioEndMs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to append audio bytes to the input audio buffer. The audio
@@ -1602,7 +1837,7 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Equatable, S
 /// not send a confirmation response to this event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferAppend`.
-public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventInputAudioBufferAppend: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -1653,13 +1888,21 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Equatable, Sen
         try writer.encode(self.audio, "audio")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to clear the audio bytes in the buffer. The server will
 /// respond with an `input_audio_buffer.cleared` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferClear`.
-public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventInputAudioBufferClear: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -1700,6 +1943,13 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to commit the user input audio buffer, which will create a  new user message item in the conversation. This event will produce an error  if the input audio buffer is empty. When in Server VAD mode, the client does  not need to send this event, the server will commit the audio buffer  automatically.
@@ -1707,7 +1957,7 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Equatable, Send
 /// Committing the input audio buffer will trigger input audio transcription  (if enabled in session configuration), but it will not create a response  from the model. The server will respond with an `input_audio_buffer.committed` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferCommit`.
-public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventInputAudioBufferCommit: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -1748,6 +1998,13 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sen
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// **WebRTC/SIP Only:** Emit to cut off the current audio response. This will trigger the server to
@@ -1757,7 +2014,7 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Equatable, Sen
 /// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventOutputAudioBufferClear`.
-public struct RealtimeClientEventOutputAudioBufferClear: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventOutputAudioBufferClear: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1795,5 +2052,12 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Equatable, Sen
         try writer.encode("output_audio_buffer.clear", "type")
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

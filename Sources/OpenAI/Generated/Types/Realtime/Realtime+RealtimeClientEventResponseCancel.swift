@@ -11,7 +11,7 @@ import OpenAIRuntime
 /// returned the session will remain unaffected.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventResponseCancel`.
-public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventResponseCancel: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -62,6 +62,14 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
         try writer.encodeIfPresent(self.responseID, "response_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// This event instructs the server to create a Response, which means triggering
@@ -91,7 +99,7 @@ public struct RealtimeClientEventResponseCancel: Codable, Equatable, Sendable, S
 /// raw Items and references to existing Items.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventResponseCreate`.
-public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventResponseCreate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -141,6 +149,14 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
         try writer.encodeIfPresent(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to update the session’s configuration.
@@ -154,7 +170,7 @@ public struct RealtimeClientEventResponseCreate: Codable, Equatable, Sendable, S
 /// To clear a field like `turn_detection`, pass `null`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventSessionUpdate`.
-public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventSessionUpdate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event. This is an arbitrary string that a client may assign. It will be passed back if there is an error with the event, but the corresponding `session.updated` event will not include it.
     ///
     /// At most 512 characters.
@@ -206,13 +222,21 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Update the Realtime session. Choose either a realtime
     /// session or a transcription session.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeClientEventSessionUpdate/properties/session`.
-    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateRequestGA)
         /// Realtime transcription session object configuration. Selected when `type` is `transcription`.
@@ -244,13 +268,23 @@ public struct RealtimeClientEventSessionUpdate: Codable, Equatable, Sendable, Sp
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.realtime(let lhs), .realtime(let rhs)): return equal(lhs, rhs)
+            case (.transcription(let lhs), .transcription(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Send this event to update a transcription session.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventTranscriptionSessionUpdate`.
-public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Realtime transcription session object configuration.
@@ -298,6 +332,14 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable,
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A single item within a Realtime conversation.
@@ -305,7 +347,7 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Equatable,
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItem`.
-public indirect enum RealtimeConversationItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeConversationItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A system message in a Realtime conversation can be used to provide additional context or instructions to the model.
     case conversationItemMessageSystem(RealtimeConversationItemMessageSystem)
     /// A user message item in a Realtime conversation.
@@ -378,12 +420,29 @@ public indirect enum RealtimeConversationItem: Codable, Equatable, Sendable, Unk
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.conversationItemMessageSystem(let lhs), .conversationItemMessageSystem(let rhs)): return equal(lhs, rhs)
+        case (.conversationItemMessageUser(let lhs), .conversationItemMessageUser(let rhs)): return equal(lhs, rhs)
+        case (.conversationItemMessageAssistant(let lhs), .conversationItemMessageAssistant(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A function call item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemFunctionCall`.
-public struct RealtimeConversationItemFunctionCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeConversationItemFunctionCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
@@ -454,12 +513,23 @@ public struct RealtimeConversationItemFunctionCall: Codable, Equatable, Sendable
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A function call output item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemFunctionCallOutput`.
-public struct RealtimeConversationItemFunctionCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeConversationItemFunctionCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
@@ -523,12 +593,22 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Equatable, Se
         try writer.encode(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An assistant message item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant`.
-public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeConversationItemMessageAssistant: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
@@ -588,8 +668,17 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant/properties/content/items`.
-    public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ContentItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
         public var type: RealtimeConversationItemMessageAssistant.ContentItem.TypeValue?
         /// The text content.
@@ -650,6 +739,16 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.audio, other.audio) else { return false }
+            guard equal(self.transcript, other.transcript) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -674,7 +773,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Equatable, Send
 /// A system message in a Realtime conversation can be used to provide additional context or instructions to the model. This is similar but distinct from the instruction prompt provided at the start of a conversation, as system messages can be added at any point in the conversation. For major changes to the conversation's behavior, use instructions, but for smaller updates (e.g. "the user is now asking about a different topic"), use system messages.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem`.
-public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeConversationItemMessageSystem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
@@ -734,8 +833,17 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem/properties/content/items`.
-    public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ContentItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The text content.
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -774,13 +882,20 @@ public struct RealtimeConversationItemMessageSystem: Codable, Equatable, Sendabl
             try writer.encodeIfPresent(self.text, "text")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// A user message item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser`.
-public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeConversationItemMessageUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
@@ -840,8 +955,17 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/content/items`.
-    public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ContentItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type (`input_text`, `input_audio`, or `input_image`).
         public var type: RealtimeConversationItemMessageUser.ContentItem.TypeValue?
         /// The text content (for `input_text`).
@@ -918,6 +1042,18 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.audio, other.audio) else { return false }
+            guard equal(self.imageURL, other.imageURL) else { return false }
+            guard equal(self.detail, other.detail) else { return false }
+            guard equal(self.transcript, other.transcript) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The content type (`input_text`, `input_audio`, or `input_image`).
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -945,7 +1081,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Equatable, Sendable,
 /// The item to add to the conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference`.
-public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeConversationItemWithReference: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// For an item of type (`message` | `function_call` | `function_call_output`)
     /// this field allows the client to assign the unique ID of the item. It is
     /// not required because the server will generate one if not provided.
@@ -1058,6 +1194,21 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of the item (`message`, `function_call`, `function_call_output`, `item_reference`).
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1104,7 +1255,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
     }
 
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/content/items`.
-    public struct ContentItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ContentItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type (`input_text`, `input_audio`, `item_reference`, `text`).
         public var type: RealtimeConversationItemWithReference.ContentItem.TypeValue?
         /// The text content, used for `input_text` and `text` content types.
@@ -1174,6 +1325,17 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.audio, other.audio) else { return false }
+            guard equal(self.transcript, other.transcript) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The content type (`input_text`, `input_audio`, `item_reference`, `text`).
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1206,7 +1368,7 @@ public struct RealtimeConversationItemWithReference: Codable, Equatable, Sendabl
 /// [Learn more about the Realtime API](https://platform.openai.com/docs/guides/realtime).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest`.
-public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeCreateClientSecretRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Configuration for the client secret expiration. Expiration refers to the time after which
     /// a client secret will no longer be valid for creating sessions. The session itself may
     /// continue after that time once started. A secret can be used to create multiple sessions
@@ -1257,13 +1419,21 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration for the client secret expiration. Expiration refers to the time after which
     /// a client secret will no longer be valid for creating sessions. The session itself may
     /// continue after that time once started. A secret can be used to create multiple sessions
     /// until it expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ExpiresAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
         ///
         /// Default: `600`. At least 10, at most 7200.
@@ -1304,6 +1474,13 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
             try writer.encodeIfPresent(self.seconds, "seconds")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.seconds, other.seconds) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Session configuration to use for the client secret. Choose either a realtime
@@ -1312,7 +1489,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/session`.
-    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateRequestGA)
         /// Realtime transcription session object configuration. Selected when `type` is `transcription`.
@@ -1344,13 +1521,23 @@ public struct RealtimeCreateClientSecretRequest: Codable, Equatable, Sendable, S
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.realtime(let lhs), .realtime(let rhs)): return equal(lhs, rhs)
+            case (.transcription(let lhs), .transcription(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Response from creating a session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse`.
-public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+public struct RealtimeCreateClientSecretResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
@@ -1406,6 +1593,15 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
     public var customMirror: Mirror {
         Mirror(
@@ -1424,7 +1620,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse/properties/session`.
-    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
@@ -1456,13 +1652,23 @@ public struct RealtimeCreateClientSecretResponse: Codable, Equatable, Sendable, 
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.realtime(let lhs), .realtime(let rhs)): return equal(lhs, rhs)
+            case (.transcription(let lhs), .transcription(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Function tool
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeFunctionTool`.
-public struct RealtimeFunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeFunctionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the function.
     public var name: Swift.String?
     /// The description of the function, including guidance on when and how
@@ -1519,12 +1725,21 @@ public struct RealtimeFunctionTool: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.parameters, "parameters")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.parameters, other.parameters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A Realtime item requesting human approval of a tool invocation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPApprovalRequest`.
-public struct RealtimeMCPApprovalRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeMCPApprovalRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the approval request.
     public var id: Swift.String
     /// The label of the MCP server making the request.
@@ -1586,12 +1801,22 @@ public struct RealtimeMCPApprovalRequest: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A Realtime item responding to an MCP approval request.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPApprovalResponse`.
-public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeMCPApprovalResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the approval response.
     public var id: Swift.String
     /// The ID of the approval request being answered.
@@ -1653,12 +1878,22 @@ public struct RealtimeMCPApprovalResponse: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.reason, "reason")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.approvalRequestID, other.approvalRequestID) else { return false }
+        guard equal(self.approve, other.approve) else { return false }
+        guard equal(self.reason, other.reason) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Realtime MCP HTTP error
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPHTTPError`.
-public struct RealtimeMCPHTTPError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeMCPHTTPError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1700,12 +1935,20 @@ public struct RealtimeMCPHTTPError: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Realtime MCP protocol error
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPProtocolError`.
-public struct RealtimeMCPProtocolError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeMCPProtocolError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1747,12 +1990,20 @@ public struct RealtimeMCPProtocolError: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A Realtime item representing an invocation of a tool on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall`.
-public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeMCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool call.
     public var id: Swift.String
     /// The label of the MCP server running the tool.
@@ -1836,12 +2087,25 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.approvalRequestID, other.approvalRequestID) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The error from the tool call, if any.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall/properties/error/anyOf/0`.
-    public indirect enum ErrorValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ErrorValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `protocol_error`.
         case protocolError(RealtimeMCPProtocolError)
         /// Selected when `type` is `tool_execution_error`.
@@ -1878,13 +2142,24 @@ public struct RealtimeMCPToolCall: Codable, Equatable, Sendable, SpecDeviationRe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.protocolError(let lhs), .protocolError(let rhs)): return equal(lhs, rhs)
+            case (.toolExecutionError(let lhs), .toolExecutionError(let rhs)): return equal(lhs, rhs)
+            case (.httpError(let lhs), .httpError(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Realtime MCP tool execution error
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolExecutionError`.
-public struct RealtimeMCPToolExecutionError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeMCPToolExecutionError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1919,1908 +2194,11 @@ public struct RealtimeMCPToolExecutionError: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
-}
 
-/// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeReasoning`.
-public struct RealtimeReasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Constrains effort on reasoning for reasoning-capable Realtime models such as
-    /// `gpt-realtime-2`.
-    ///
-    /// Default: `"low"`.
-    public var effort: RealtimeReasoningEffort?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeReasoning`.
-    ///
-    /// - Parameters:
-    ///   - effort: Constrains effort on reasoning for reasoning-capable Realtime models such as `gpt-realtime-2`. Default: `"low"`.
-    public init(effort: RealtimeReasoningEffort? = nil) {
-        self.effort = effort
-    }
-
-    /// Decodes `RealtimeReasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.effort = try reader.optional(RealtimeReasoningEffort.self, "effort")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.effort, "effort")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Constrains effort on reasoning for reasoning-capable Realtime models such as
-/// `gpt-realtime-2`.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeReasoningEffort`.
-public struct RealtimeReasoningEffort: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `minimal`
-    public static var minimal: Self { Self(rawValue: "minimal") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `xhigh`
-    public static var xhigh: Self { Self(rawValue: "xhigh") }
-}
-
-/// The response resource.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeResponse`.
-public struct RealtimeResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the response, will look like `resp_1234`.
-    public var id: Swift.String?
-    /// The final status of the response (`completed`, `cancelled`, `failed`, or
-    /// `incomplete`, `in_progress`).
-    public var status: RealtimeResponse.Status?
-    /// Additional details about the status.
-    public var statusDetails: RealtimeResponse.StatusDetails?
-    /// The list of output items generated by the response.
-    public var output: [RealtimeConversationItem]?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// Configuration for audio output.
-    public var audio: RealtimeResponse.Audio?
-    /// Usage statistics for the Response, this will correspond to billing. A
-    /// Realtime API session will maintain a conversation context and append new
-    /// Items to the Conversation, thus output from previous turns (text and
-    /// audio tokens) will become the input for later turns.
-    public var usage: RealtimeResponse.Usage?
-    /// Which conversation the response is added to, determined by the `conversation`
-    /// field in the `response.create` event. If `auto`, the response will be added to
-    /// the default conversation and the value of `conversation_id` will be an id like
-    /// `conv_1234`. If `none`, the response will not be added to any conversation and
-    /// the value of `conversation_id` will be `null`. If responses are being triggered
-    /// automatically by VAD the response will be added to the default conversation
-    public var conversationID: Swift.String?
-    /// The set of modalities the model used to respond, currently the only possible values are
-    /// `[\"audio\"]`, `[\"text\"]`. Audio output always include a text transcript. Setting the
-    /// output to mode `text` will disable audio output from the model.
-    public var outputModalities: [RealtimeResponse.OutputModality]?
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls, that was used in this response.
-    public var maxOutputTokens: RealtimeResponse.MaxOutputTokens?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the response, will look like `resp_1234`.
-    ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or `incomplete`, `in_progress`).
-    ///   - statusDetails: Additional details about the status.
-    ///   - output: The list of output items generated by the response.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    ///   - audio: Configuration for audio output.
-    ///   - usage: Usage statistics for the Response, this will correspond to billing.
-    ///   - conversationID: Which conversation the response is added to, determined by the `conversation` field in the `response.create` event.
-    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are `[\"audio\"]`, `[\"text\"]`.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls, that was used in this response.
-    public init(
-        id: Swift.String? = nil,
-        status: RealtimeResponse.Status? = nil,
-        statusDetails: RealtimeResponse.StatusDetails? = nil,
-        output: [RealtimeConversationItem]? = nil,
-        metadata: Metadata? = nil,
-        audio: RealtimeResponse.Audio? = nil,
-        usage: RealtimeResponse.Usage? = nil,
-        conversationID: Swift.String? = nil,
-        outputModalities: [RealtimeResponse.OutputModality]? = nil,
-        maxOutputTokens: RealtimeResponse.MaxOutputTokens? = nil
-    ) {
-        self.id = id
-        self.status = status
-        self.statusDetails = statusDetails
-        self.output = output
-        self.metadata = metadata
-        self.audio = audio
-        self.usage = usage
-        self.conversationID = conversationID
-        self.outputModalities = outputModalities
-        self.maxOutputTokens = maxOutputTokens
-    }
-
-    /// Decodes `RealtimeResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "realtime.response", required: false)
-        self.id = try reader.optional(Swift.String.self, "id")
-        self.status = try reader.optional(RealtimeResponse.Status.self, "status")
-        self.statusDetails = try reader.optional(RealtimeResponse.StatusDetails.self, "status_details")
-        self.output = try reader.optional([RealtimeConversationItem].self, "output")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.audio = try reader.optional(RealtimeResponse.Audio.self, "audio")
-        self.usage = try reader.optional(RealtimeResponse.Usage.self, "usage")
-        self.conversationID = try reader.optional(Swift.String.self, "conversation_id")
-        self.outputModalities = try reader.optional([RealtimeResponse.OutputModality].self, "output_modalities")
-        self.maxOutputTokens = try reader.optional(RealtimeResponse.MaxOutputTokens.self, "max_output_tokens")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("realtime.response", "object")
-        try writer.encodeIfPresent(self.id, "id")
-        try writer.encodeIfPresent(self.status, "status")
-        try writer.encodeIfPresent(self.statusDetails, "status_details")
-        try writer.encodeIfPresent(self.output, "output")
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encodeIfPresent(self.audio, "audio")
-        try writer.encodeIfPresent(self.usage, "usage")
-        try writer.encodeIfPresent(self.conversationID, "conversation_id")
-        try writer.encodeIfPresent(self.outputModalities, "output_modalities")
-        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The final status of the response (`completed`, `cancelled`, `failed`, or
-    /// `incomplete`, `in_progress`).
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status`.
-    public struct Status: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `cancelled`
-        public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-    }
-
-    /// Additional details about the status.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details`.
-    public struct StatusDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The type of error that caused the response to fail, corresponding
-        /// with the `status` field (`completed`, `cancelled`, `incomplete`,
-        /// `failed`).
-        public var type: RealtimeResponse.StatusDetails.TypeValue?
-        /// The reason the Response did not complete. For a `cancelled` Response,  one of `turn_detected` (the server VAD detected a new start of speech)  or `client_cancelled` (the client sent a cancel event). For an  `incomplete` Response, one of `max_output_tokens` or `content_filter`  (the server-side safety filter activated and cut off the response).
-        public var reason: RealtimeResponse.StatusDetails.Reason?
-        /// A description of the error that caused the response to fail,
-        /// populated when the `status` is `failed`.
-        public var error: RealtimeResponse.StatusDetails.ErrorValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `StatusDetails`.
-        ///
-        /// - Parameters:
-        ///   - type: The type of error that caused the response to fail, corresponding with the `status` field (`completed`, `cancelled`, `incomplete`, `failed`).
-        ///   - reason: The reason the Response did not complete.
-        ///   - error: A description of the error that caused the response to fail, populated when the `status` is `failed`.
-        public init(
-            type: RealtimeResponse.StatusDetails.TypeValue? = nil,
-            reason: RealtimeResponse.StatusDetails.Reason? = nil,
-            error: RealtimeResponse.StatusDetails.ErrorValue? = nil
-        ) {
-            self.type = type
-            self.reason = reason
-            self.error = error
-        }
-
-        /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.type = try reader.optional(RealtimeResponse.StatusDetails.TypeValue.self, "type")
-            self.reason = try reader.optional(RealtimeResponse.StatusDetails.Reason.self, "reason")
-            self.error = try reader.optional(RealtimeResponse.StatusDetails.ErrorValue.self, "error")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.type, "type")
-            try writer.encodeIfPresent(self.reason, "reason")
-            try writer.encodeIfPresent(self.error, "error")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// The type of error that caused the response to fail, corresponding
-        /// with the `status` field (`completed`, `cancelled`, `incomplete`,
-        /// `failed`).
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `completed`
-            public static var completed: Self { Self(rawValue: "completed") }
-
-            /// `cancelled`
-            public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-            /// `failed`
-            public static var failed: Self { Self(rawValue: "failed") }
-
-            /// `incomplete`
-            public static var incomplete: Self { Self(rawValue: "incomplete") }
-        }
-
-        /// The reason the Response did not complete. For a `cancelled` Response,  one of `turn_detected` (the server VAD detected a new start of speech)  or `client_cancelled` (the client sent a cancel event). For an  `incomplete` Response, one of `max_output_tokens` or `content_filter`  (the server-side safety filter activated and cut off the response).
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details/properties/reason`.
-        public struct Reason: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `turn_detected`
-            public static var turnDetected: Self { Self(rawValue: "turn_detected") }
-
-            /// `client_cancelled`
-            public static var clientCancelled: Self { Self(rawValue: "client_cancelled") }
-
-            /// `max_output_tokens`
-            public static var maxOutputTokens: Self { Self(rawValue: "max_output_tokens") }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-        }
-
-        /// A description of the error that caused the response to fail,
-        /// populated when the `status` is `failed`.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details/properties/error`.
-        public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The type of error.
-            public var type: Swift.String?
-            /// Error code, if any.
-            public var code: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `ErrorValue`.
-            ///
-            /// - Parameters:
-            ///   - type: The type of error.
-            ///   - code: Error code, if any.
-            public init(
-                type: Swift.String? = nil,
-                code: Swift.String? = nil
-            ) {
-                self.type = type
-                self.code = code
-            }
-
-            /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.type = try reader.optional(Swift.String.self, "type")
-                self.code = try reader.optional(Swift.String.self, "code")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.type, "type")
-                try writer.encodeIfPresent(self.code, "code")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-        }
-    }
-
-    /// Configuration for audio output.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var output: RealtimeResponse.Audio.Output?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Audio`.
-        public init(output: RealtimeResponse.Audio.Output? = nil) {
-            self.output = output
-        }
-
-        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.output = try reader.optional(RealtimeResponse.Audio.Output.self, "output")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.output, "output")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The format of the output audio.
-            public var format: RealtimeAudioFormats?
-            /// The voice the model uses to respond. Voice cannot be changed during the
-            /// session once the model has responded with audio at least once. Current
-            /// voice options are `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`,
-            /// `shimmer`, `verse`, `marin`, and `cedar`. We recommend `marin` and `cedar` for
-            /// best quality.
-            ///
-            /// Default: `"alloy"`.
-            public var voice: VoiceIDsShared?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `Output`.
-            ///
-            /// - Parameters:
-            ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Default: `"alloy"`.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                voice: VoiceIDsShared? = nil
-            ) {
-                self.format = format
-                self.voice = voice
-            }
-
-            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.format = try reader.optional(RealtimeAudioFormats.self, "format")
-                self.voice = try reader.optional(VoiceIDsShared.self, "voice")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.format, "format")
-                try writer.encodeIfPresent(self.voice, "voice")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-        }
-    }
-
-    /// Usage statistics for the Response, this will correspond to billing. A
-    /// Realtime API session will maintain a conversation context and append new
-    /// Items to the Conversation, thus output from previous turns (text and
-    /// audio tokens) will become the input for later turns.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage`.
-    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The total number of tokens in the Response including input and output
-        /// text and audio tokens.
-        public var totalTokens: Swift.Int?
-        /// The number of input tokens used in the Response, including text and
-        /// audio tokens.
-        public var inputTokens: Swift.Int?
-        /// The number of output tokens sent in the Response, including text and
-        /// audio tokens.
-        public var outputTokens: Swift.Int?
-        /// Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
-        public var inputTokenDetails: RealtimeResponse.Usage.InputTokenDetails?
-        /// Details about the output tokens used in the Response.
-        public var outputTokenDetails: RealtimeResponse.Usage.OutputTokenDetails?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Usage`.
-        ///
-        /// - Parameters:
-        ///   - totalTokens: The total number of tokens in the Response including input and output text and audio tokens.
-        ///   - inputTokens: The number of input tokens used in the Response, including text and audio tokens.
-        ///   - outputTokens: The number of output tokens sent in the Response, including text and audio tokens.
-        ///   - inputTokenDetails: Details about the input tokens used in the Response.
-        ///   - outputTokenDetails: Details about the output tokens used in the Response.
-        public init(
-            totalTokens: Swift.Int? = nil,
-            inputTokens: Swift.Int? = nil,
-            outputTokens: Swift.Int? = nil,
-            inputTokenDetails: RealtimeResponse.Usage.InputTokenDetails? = nil,
-            outputTokenDetails: RealtimeResponse.Usage.OutputTokenDetails? = nil
-        ) {
-            self.totalTokens = totalTokens
-            self.inputTokens = inputTokens
-            self.outputTokens = outputTokens
-            self.inputTokenDetails = inputTokenDetails
-            self.outputTokenDetails = outputTokenDetails
-        }
-
-        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.totalTokens = try reader.optional(Swift.Int.self, "total_tokens")
-            self.inputTokens = try reader.optional(Swift.Int.self, "input_tokens")
-            self.outputTokens = try reader.optional(Swift.Int.self, "output_tokens")
-            self.inputTokenDetails = try reader.optional(RealtimeResponse.Usage.InputTokenDetails.self, "input_token_details")
-            self.outputTokenDetails = try reader.optional(RealtimeResponse.Usage.OutputTokenDetails.self, "output_token_details")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.totalTokens, "total_tokens")
-            try writer.encodeIfPresent(self.inputTokens, "input_tokens")
-            try writer.encodeIfPresent(self.outputTokens, "output_tokens")
-            try writer.encodeIfPresent(self.inputTokenDetails, "input_token_details")
-            try writer.encodeIfPresent(self.outputTokenDetails, "output_token_details")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/input_token_details`.
-        public struct InputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The number of cached tokens used as input for the Response.
-            public var cachedTokens: Swift.Int?
-            /// The number of text tokens used as input for the Response.
-            public var textTokens: Swift.Int?
-            /// The number of image tokens used as input for the Response.
-            public var imageTokens: Swift.Int?
-            /// The number of audio tokens used as input for the Response.
-            public var audioTokens: Swift.Int?
-            /// Details about the cached tokens used as input for the Response.
-            public var cachedTokensDetails: RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `InputTokenDetails`.
-            ///
-            /// - Parameters:
-            ///   - cachedTokens: The number of cached tokens used as input for the Response.
-            ///   - textTokens: The number of text tokens used as input for the Response.
-            ///   - imageTokens: The number of image tokens used as input for the Response.
-            ///   - audioTokens: The number of audio tokens used as input for the Response.
-            ///   - cachedTokensDetails: Details about the cached tokens used as input for the Response.
-            public init(
-                cachedTokens: Swift.Int? = nil,
-                textTokens: Swift.Int? = nil,
-                imageTokens: Swift.Int? = nil,
-                audioTokens: Swift.Int? = nil,
-                cachedTokensDetails: RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails? = nil
-            ) {
-                self.cachedTokens = cachedTokens
-                self.textTokens = textTokens
-                self.imageTokens = imageTokens
-                self.audioTokens = audioTokens
-                self.cachedTokensDetails = cachedTokensDetails
-            }
-
-            /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.cachedTokens = try reader.optional(Swift.Int.self, "cached_tokens")
-                self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
-                self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
-                self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
-                self.cachedTokensDetails = try reader.optional(RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails.self, "cached_tokens_details")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.cachedTokens, "cached_tokens")
-                try writer.encodeIfPresent(self.textTokens, "text_tokens")
-                try writer.encodeIfPresent(self.imageTokens, "image_tokens")
-                try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
-                try writer.encodeIfPresent(self.cachedTokensDetails, "cached_tokens_details")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-
-            /// Details about the cached tokens used as input for the Response.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/input_token_details/properties/cached_tokens_details`.
-            public struct CachedTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-                /// The number of cached text tokens used as input for the Response.
-                public var textTokens: Swift.Int?
-                /// The number of cached image tokens used as input for the Response.
-                public var imageTokens: Swift.Int?
-                /// The number of cached audio tokens used as input for the Response.
-                public var audioTokens: Swift.Int?
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-                /// The members of the JSON object that the schema does not declare, in the order received;
-                /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
-
-                /// Creates a new `CachedTokensDetails`.
-                ///
-                /// - Parameters:
-                ///   - textTokens: The number of cached text tokens used as input for the Response.
-                ///   - imageTokens: The number of cached image tokens used as input for the Response.
-                ///   - audioTokens: The number of cached audio tokens used as input for the Response.
-                public init(
-                    textTokens: Swift.Int? = nil,
-                    imageTokens: Swift.Int? = nil,
-                    audioTokens: Swift.Int? = nil
-                ) {
-                    self.textTokens = textTokens
-                    self.imageTokens = imageTokens
-                    self.audioTokens = audioTokens
-                }
-
-                /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder)
-                    self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
-                    self.imageTokens = try reader.optional(Swift.Int.self, "image_tokens")
-                    self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
-                    self.undeclaredMembers = reader.undeclaredMembers()
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder, self.specDeviations)
-                    try writer.encodeIfPresent(self.textTokens, "text_tokens")
-                    try writer.encodeIfPresent(self.imageTokens, "image_tokens")
-                    try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
-                    try writer.encode(undeclared: self.undeclaredMembers)
-                }
-            }
-        }
-
-        /// Details about the output tokens used in the Response.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/output_token_details`.
-        public struct OutputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The number of text tokens used in the Response.
-            public var textTokens: Swift.Int?
-            /// The number of audio tokens used in the Response.
-            public var audioTokens: Swift.Int?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `OutputTokenDetails`.
-            ///
-            /// - Parameters:
-            ///   - textTokens: The number of text tokens used in the Response.
-            ///   - audioTokens: The number of audio tokens used in the Response.
-            public init(
-                textTokens: Swift.Int? = nil,
-                audioTokens: Swift.Int? = nil
-            ) {
-                self.textTokens = textTokens
-                self.audioTokens = audioTokens
-            }
-
-            /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.textTokens = try reader.optional(Swift.Int.self, "text_tokens")
-                self.audioTokens = try reader.optional(Swift.Int.self, "audio_tokens")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.textTokens, "text_tokens")
-                try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-        }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/output_modalities/items`.
-    public struct OutputModality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls, that was used in this response.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/max_output_tokens`.
-    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        case integer(Swift.Int)
-        case string(Swift.String)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.Int.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .integer(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Create a new Realtime response with these parameters
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams`.
-public struct RealtimeResponseCreateParams: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The set of modalities the model used to respond, currently the only possible values are
-    /// `[\"audio\"]`, `[\"text\"]`. Audio output always include a text transcript. Setting the
-    /// output to mode `text` will disable audio output from the model.
-    public var outputModalities: [RealtimeResponseCreateParams.OutputModality]?
-    /// The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
-    /// Note that the server sets default instructions which will be used if this field is not set and are visible in the `session.created` event at the start of the session.
-    public var instructions: Swift.String?
-    /// Configuration for audio input and output.
-    public var audio: RealtimeResponseCreateParams.Audio?
-    /// Tools available to the model.
-    public var tools: [RealtimeResponseCreateParams.Tool]?
-    /// How the model chooses tools. Provide one of the string modes or force a specific
-    /// function/MCP tool.
-    ///
-    /// Default: `"auto"`.
-    public var toolChoice: RealtimeResponseCreateParams.ToolChoice?
-    /// Whether the model may call multiple tools in parallel. Only supported by
-    /// reasoning Realtime models such as `gpt-realtime-2`.
-    public var parallelToolCalls: Swift.Bool?
-    /// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-    public var reasoning: RealtimeReasoning?
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    public var maxOutputTokens: RealtimeResponseCreateParams.MaxOutputTokens?
-    /// Controls which conversation the response is added to. Currently supports
-    /// `auto` and `none`, with `auto` as the default value. The `auto` value
-    /// means that the contents of the response will be added to the default
-    /// conversation. Set this to `none` to create an out-of-band response which
-    /// will not add items to default conversation.
-    public var conversation: RealtimeResponseCreateParams.Conversation?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// Reference to a prompt template and its variables.
-    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
-    public var prompt: Prompt?
-    /// Input items to include in the prompt for the model. Using this field
-    /// creates a new context for this Response instead of using the default
-    /// conversation. An empty array `[]` will clear the context for this Response.
-    /// Note that this can include references to items that previously appeared in the session
-    /// using their id.
-    public var input: [RealtimeConversationItem]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeResponseCreateParams`.
-    ///
-    /// - Parameters:
-    ///   - input: Input items to include in the prompt for the model.
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
-    ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools. Default: `"auto"`.
-    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are `[\"audio\"]`, `[\"text\"]`.
-    ///   - audio: Configuration for audio input and output.
-    ///   - parallelToolCalls: Whether the model may call multiple tools in parallel.
-    ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
-    ///   - conversation: Controls which conversation the response is added to.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    ///   - prompt: Reference to a prompt template and its variables.
-    public init(
-        input: [RealtimeConversationItem]? = nil,
-        instructions: Swift.String? = nil,
-        tools: [RealtimeResponseCreateParams.Tool]? = nil,
-        toolChoice: RealtimeResponseCreateParams.ToolChoice? = nil,
-        outputModalities: [RealtimeResponseCreateParams.OutputModality]? = nil,
-        audio: RealtimeResponseCreateParams.Audio? = nil,
-        parallelToolCalls: Swift.Bool? = nil,
-        reasoning: RealtimeReasoning? = nil,
-        maxOutputTokens: RealtimeResponseCreateParams.MaxOutputTokens? = nil,
-        conversation: RealtimeResponseCreateParams.Conversation? = nil,
-        metadata: Metadata? = nil,
-        prompt: Prompt? = nil
-    ) {
-        self.outputModalities = outputModalities
-        self.instructions = instructions
-        self.audio = audio
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.parallelToolCalls = parallelToolCalls
-        self.reasoning = reasoning
-        self.maxOutputTokens = maxOutputTokens
-        self.conversation = conversation
-        self.metadata = metadata
-        self.prompt = prompt
-        self.input = input
-    }
-
-    /// Decodes `RealtimeResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.outputModalities = try reader.optional([RealtimeResponseCreateParams.OutputModality].self, "output_modalities")
-        self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.audio = try reader.optional(RealtimeResponseCreateParams.Audio.self, "audio")
-        self.tools = try reader.optional([RealtimeResponseCreateParams.Tool].self, "tools")
-        self.toolChoice = try reader.optional(RealtimeResponseCreateParams.ToolChoice.self, "tool_choice")
-        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
-        self.reasoning = try reader.optional(RealtimeReasoning.self, "reasoning")
-        self.maxOutputTokens = try reader.optional(RealtimeResponseCreateParams.MaxOutputTokens.self, "max_output_tokens")
-        self.conversation = try reader.optional(RealtimeResponseCreateParams.Conversation.self, "conversation")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.prompt = try reader.optional(Prompt.self, "prompt")
-        self.input = try reader.optional([RealtimeConversationItem].self, "input")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.outputModalities, "output_modalities")
-        try writer.encodeIfPresent(self.instructions, "instructions")
-        try writer.encodeIfPresent(self.audio, "audio")
-        try writer.encodeIfPresent(self.tools, "tools")
-        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
-        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
-        try writer.encodeIfPresent(self.reasoning, "reasoning")
-        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
-        try writer.encodeIfPresent(self.conversation, "conversation")
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encodeIfPresent(self.prompt, "prompt")
-        try writer.encodeIfPresent(self.input, "input")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/output_modalities/items`.
-    public struct OutputModality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// Configuration for audio input and output.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var output: RealtimeResponseCreateParams.Audio.Output?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Audio`.
-        public init(output: RealtimeResponseCreateParams.Audio.Output? = nil) {
-            self.output = output
-        }
-
-        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.output = try reader.optional(RealtimeResponseCreateParams.Audio.Output.self, "output")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.output, "output")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The format of the output audio.
-            public var format: RealtimeAudioFormats?
-            /// The voice the model uses to respond. Supported built-in voices are
-            /// `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`, `shimmer`, `verse`,
-            /// `marin`, and `cedar`. You may also provide a custom voice object with
-            /// an `id`, for example `{ "id": "voice_1234" }`. Voice cannot be changed
-            /// during the session once the model has responded with audio at least once.
-            /// We recommend `marin` and `cedar` for best quality.
-            ///
-            /// Default: `"alloy"`.
-            public var voice: VoiceIDsOrCustomVoice?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `Output`.
-            ///
-            /// - Parameters:
-            ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Default: `"alloy"`.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                voice: VoiceIDsOrCustomVoice? = nil
-            ) {
-                self.format = format
-                self.voice = voice
-            }
-
-            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.format = try reader.optional(RealtimeAudioFormats.self, "format")
-                self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, "voice")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.format, "format")
-                try writer.encodeIfPresent(self.voice, "voice")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-        }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Selected when `type` is `function`.
-        case function(RealtimeFunctionTool)
-        /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
-        case mcp(MCPTool)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "function":
-                self = .function(try RealtimeFunctionTool(from: decoder))
-            case "mcp":
-                self = .mcp(try MCPTool(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .function(let value): try value.encode(to: encoder)
-            case .mcp(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// How the model chooses tools. Provide one of the string modes or force a specific
-    /// function/MCP tool.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tool_choice`.
-    public indirect enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-        /// Controls which (if any) tool is called by the model.
-        case options(ToolChoiceOptions)
-        /// Use this option to force the model to call a specific function.
-        case function(ToolChoiceFunction)
-        /// Use this option to force the model to call a specific tool on a remote MCP server.
-        case mcp(ToolChoiceMCP)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(ToolChoiceOptions.self) {
-                self = .options(value)
-                return
-            }
-            if let value = decoder.attemptCase(ToolChoiceFunction.self) {
-                self = .function(value)
-                return
-            }
-            if let value = decoder.attemptCase(ToolChoiceMCP.self) {
-                self = .mcp(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .options(let value): try value.encode(to: encoder)
-            case .function(let value): try value.encode(to: encoder)
-            case .mcp(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/max_output_tokens`.
-    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        case integer(Swift.Int)
-        case string(Swift.String)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = decoder.attemptCase(Swift.Int.self) {
-                self = .integer(value)
-                return
-            }
-            if let value = decoder.attemptCase(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .integer(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Controls which conversation the response is added to. Currently supports
-    /// `auto` and `none`, with `auto` as the default value. The `auto` value
-    /// means that the contents of the response will be added to the default
-    /// conversation. Set this to `none` to create an out-of-band response which
-    /// will not add items to default conversation.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/conversation`.
-    public struct Conversation: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `none`
-        public static var none: Self { Self(rawValue: "none") }
-    }
-}
-
-/// A realtime server event.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEvent`.
-public indirect enum RealtimeServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Returned when a conversation is created. Selected when `type` is `conversation.created`.
-    case conversationCreated(RealtimeServerEventConversationCreated)
-    /// Returned when a conversation item is created. Selected when `type` is `conversation.item.created`.
-    case conversationItemCreated(RealtimeServerEventConversationItemCreated)
-    /// Returned when an item in the conversation is deleted by the client with a `conversation.item.delete` event. Selected when `type` is `conversation.item.deleted`.
-    case conversationItemDeleted(RealtimeServerEventConversationItemDeleted)
-    /// This event is the output of audio transcription for user audio written to the user audio buffer. Selected when `type` is `conversation.item.input_audio_transcription.completed`.
-    case conversationItemInputAudioTranscriptionCompleted(RealtimeServerEventConversationItemInputAudioTranscriptionCompleted)
-    /// Returned when the text value of an input audio transcription content part is updated with incremental transcription results. Selected when `type` is `conversation.item.input_audio_transcription.delta`.
-    case conversationItemInputAudioTranscriptionDelta(RealtimeServerEventConversationItemInputAudioTranscriptionDelta)
-    /// Returned when input audio transcription is configured, and a transcription request for a user message failed. Selected when `type` is `conversation.item.input_audio_transcription.failed`.
-    case conversationItemInputAudioTranscriptionFailed(RealtimeServerEventConversationItemInputAudioTranscriptionFailed)
-    /// Returned when a conversation item is retrieved with `conversation.item.retrieve`. Selected when `type` is `conversation.item.retrieved`.
-    case conversationItemRetrieved(RealtimeServerEventConversationItemRetrieved)
-    /// Returned when an earlier assistant audio message item is truncated by the client with a `conversation.item.truncate` event. Selected when `type` is `conversation.item.truncated`.
-    case conversationItemTruncated(RealtimeServerEventConversationItemTruncated)
-    /// Returned when an error occurs, which could be a client problem or a server problem. Selected when `type` is `error`.
-    case error(RealtimeServerEventError)
-    /// Returned when the input audio buffer is cleared by the client with a `input_audio_buffer.clear` event. Selected when `type` is `input_audio_buffer.cleared`.
-    case inputAudioBufferCleared(RealtimeServerEventInputAudioBufferCleared)
-    /// Returned when an input audio buffer is committed, either by the client or automatically in server VAD mode. Selected when `type` is `input_audio_buffer.committed`.
-    case inputAudioBufferCommitted(RealtimeServerEventInputAudioBufferCommitted)
-    /// **SIP Only:** Returned when an DTMF event is received. Selected when `type` is `input_audio_buffer.dtmf_event_received`.
-    case inputAudioBufferDtmfEventReceived(RealtimeServerEventInputAudioBufferDtmfEventReceived)
-    /// Sent by the server when in `server_vad` mode to indicate that speech has been detected in the audio buffer. Selected when `type` is `input_audio_buffer.speech_started`.
-    case inputAudioBufferSpeechStarted(RealtimeServerEventInputAudioBufferSpeechStarted)
-    /// Returned in `server_vad` mode when the server detects the end of speech in the audio buffer. Selected when `type` is `input_audio_buffer.speech_stopped`.
-    case inputAudioBufferSpeechStopped(RealtimeServerEventInputAudioBufferSpeechStopped)
-    /// Emitted at the beginning of a Response to indicate the updated rate limits. Selected when `type` is `rate_limits.updated`.
-    case rateLimitsUpdated(RealtimeServerEventRateLimitsUpdated)
-    /// Returned when the model-generated audio is updated. Selected when `type` is `response.output_audio.delta`.
-    case responseOutputAudioDelta(RealtimeServerEventResponseAudioDelta)
-    /// Returned when the model-generated audio is done. Selected when `type` is `response.output_audio.done`.
-    case responseOutputAudioDone(RealtimeServerEventResponseAudioDone)
-    /// Returned when the model-generated transcription of audio output is updated. Selected when `type` is `response.output_audio_transcript.delta`.
-    case responseOutputAudioTranscriptDelta(RealtimeServerEventResponseAudioTranscriptDelta)
-    /// Returned when the model-generated transcription of audio output is done streaming. Selected when `type` is `response.output_audio_transcript.done`.
-    case responseOutputAudioTranscriptDone(RealtimeServerEventResponseAudioTranscriptDone)
-    /// Returned when a new content part is added to an assistant message item during response generation. Selected when `type` is `response.content_part.added`.
-    case responseContentPartAdded(RealtimeServerEventResponseContentPartAdded)
-    /// Returned when a content part is done streaming in an assistant message item. Selected when `type` is `response.content_part.done`.
-    case responseContentPartDone(RealtimeServerEventResponseContentPartDone)
-    /// Returned when a new Response is created. Selected when `type` is `response.created`.
-    case responseCreated(RealtimeServerEventResponseCreated)
-    /// Returned when a Response is done streaming. Selected when `type` is `response.done`.
-    case responseDone(RealtimeServerEventResponseDone)
-    /// Returned when the model-generated function call arguments are updated. Selected when `type` is `response.function_call_arguments.delta`.
-    case responseFunctionCallArgumentsDelta(RealtimeServerEventResponseFunctionCallArgumentsDelta)
-    /// Returned when the model-generated function call arguments are done streaming. Selected when `type` is `response.function_call_arguments.done`.
-    case responseFunctionCallArgumentsDone(RealtimeServerEventResponseFunctionCallArgumentsDone)
-    /// Returned when a new Item is created during Response generation. Selected when `type` is `response.output_item.added`.
-    case responseOutputItemAdded(RealtimeServerEventResponseOutputItemAdded)
-    /// Returned when an Item is done streaming. Selected when `type` is `response.output_item.done`.
-    case responseOutputItemDone(RealtimeServerEventResponseOutputItemDone)
-    /// Returned when the text value of an "output_text" content part is updated. Selected when `type` is `response.output_text.delta`.
-    case responseOutputTextDelta(RealtimeServerEventResponseTextDelta)
-    /// Returned when the text value of an "output_text" content part is done streaming. Selected when `type` is `response.output_text.done`.
-    case responseOutputTextDone(RealtimeServerEventResponseTextDone)
-    /// Returned when a Session is created. Selected when `type` is `session.created`.
-    case sessionCreated(RealtimeServerEventSessionCreated)
-    /// Returned when a session is updated with a `session.update` event, unless there is an error. Selected when `type` is `session.updated`.
-    case sessionUpdated(RealtimeServerEventSessionUpdated)
-    /// **WebRTC/SIP Only:** Emitted when the server begins streaming audio to the client. Selected when `type` is `output_audio_buffer.started`.
-    case outputAudioBufferStarted(RealtimeServerEventOutputAudioBufferStarted)
-    /// **WebRTC/SIP Only:** Emitted when the output audio buffer has been completely drained on the server, and no more audio is forthcoming. Selected when `type` is `output_audio_buffer.stopped`.
-    case outputAudioBufferStopped(RealtimeServerEventOutputAudioBufferStopped)
-    /// **WebRTC/SIP Only:** Emitted when the output audio buffer is cleared. Selected when `type` is `output_audio_buffer.cleared`.
-    case outputAudioBufferCleared(RealtimeServerEventOutputAudioBufferCleared)
-    /// Sent by the server when an Item is added to the default Conversation. Selected when `type` is `conversation.item.added`.
-    case conversationItemAdded(RealtimeServerEventConversationItemAdded)
-    /// Returned when a conversation item is finalized. Selected when `type` is `conversation.item.done`.
-    case conversationItemDone(RealtimeServerEventConversationItemDone)
-    /// Returned when the Server VAD timeout is triggered for the input audio buffer. Selected when `type` is `input_audio_buffer.timeout_triggered`.
-    case inputAudioBufferTimeoutTriggered(RealtimeServerEventInputAudioBufferTimeoutTriggered)
-    /// Returned when an input audio transcription segment is identified for an item. Selected when `type` is `conversation.item.input_audio_transcription.segment`.
-    case conversationItemInputAudioTranscriptionSegment(RealtimeServerEventConversationItemInputAudioTranscriptionSegment)
-    /// Returned when listing MCP tools is in progress for an item. Selected when `type` is `mcp_list_tools.in_progress`.
-    case mcpListToolsInProgress(RealtimeServerEventMCPListToolsInProgress)
-    /// Returned when listing MCP tools has completed for an item. Selected when `type` is `mcp_list_tools.completed`.
-    case mcpListToolsCompleted(RealtimeServerEventMCPListToolsCompleted)
-    /// Returned when listing MCP tools has failed for an item. Selected when `type` is `mcp_list_tools.failed`.
-    case mcpListToolsFailed(RealtimeServerEventMCPListToolsFailed)
-    /// Returned when MCP tool call arguments are updated during response generation. Selected when `type` is `response.mcp_call_arguments.delta`.
-    case responseMCPCallArgumentsDelta(RealtimeServerEventResponseMCPCallArgumentsDelta)
-    /// Returned when MCP tool call arguments are finalized during response generation. Selected when `type` is `response.mcp_call_arguments.done`.
-    case responseMCPCallArgumentsDone(RealtimeServerEventResponseMCPCallArgumentsDone)
-    /// Returned when an MCP tool call has started and is in progress. Selected when `type` is `response.mcp_call.in_progress`.
-    case responseMCPCallInProgress(RealtimeServerEventResponseMCPCallInProgress)
-    /// Returned when an MCP tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
-    case responseMCPCallCompleted(RealtimeServerEventResponseMCPCallCompleted)
-    /// Returned when an MCP tool call has failed. Selected when `type` is `response.mcp_call.failed`.
-    case responseMCPCallFailed(RealtimeServerEventResponseMCPCallFailed)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "conversation.created":
-            self = .conversationCreated(try RealtimeServerEventConversationCreated(from: decoder))
-        case "conversation.item.created":
-            self = .conversationItemCreated(try RealtimeServerEventConversationItemCreated(from: decoder))
-        case "conversation.item.deleted":
-            self = .conversationItemDeleted(try RealtimeServerEventConversationItemDeleted(from: decoder))
-        case "conversation.item.input_audio_transcription.completed":
-            self = .conversationItemInputAudioTranscriptionCompleted(try RealtimeServerEventConversationItemInputAudioTranscriptionCompleted(from: decoder))
-        case "conversation.item.input_audio_transcription.delta":
-            self = .conversationItemInputAudioTranscriptionDelta(try RealtimeServerEventConversationItemInputAudioTranscriptionDelta(from: decoder))
-        case "conversation.item.input_audio_transcription.failed":
-            self = .conversationItemInputAudioTranscriptionFailed(try RealtimeServerEventConversationItemInputAudioTranscriptionFailed(from: decoder))
-        case "conversation.item.retrieved":
-            self = .conversationItemRetrieved(try RealtimeServerEventConversationItemRetrieved(from: decoder))
-        case "conversation.item.truncated":
-            self = .conversationItemTruncated(try RealtimeServerEventConversationItemTruncated(from: decoder))
-        case "error":
-            self = .error(try RealtimeServerEventError(from: decoder))
-        case "input_audio_buffer.cleared":
-            self = .inputAudioBufferCleared(try RealtimeServerEventInputAudioBufferCleared(from: decoder))
-        case "input_audio_buffer.committed":
-            self = .inputAudioBufferCommitted(try RealtimeServerEventInputAudioBufferCommitted(from: decoder))
-        case "input_audio_buffer.dtmf_event_received":
-            self = .inputAudioBufferDtmfEventReceived(try RealtimeServerEventInputAudioBufferDtmfEventReceived(from: decoder))
-        case "input_audio_buffer.speech_started":
-            self = .inputAudioBufferSpeechStarted(try RealtimeServerEventInputAudioBufferSpeechStarted(from: decoder))
-        case "input_audio_buffer.speech_stopped":
-            self = .inputAudioBufferSpeechStopped(try RealtimeServerEventInputAudioBufferSpeechStopped(from: decoder))
-        case "rate_limits.updated":
-            self = .rateLimitsUpdated(try RealtimeServerEventRateLimitsUpdated(from: decoder))
-        case "response.output_audio.delta":
-            self = .responseOutputAudioDelta(try RealtimeServerEventResponseAudioDelta(from: decoder))
-        case "response.output_audio.done":
-            self = .responseOutputAudioDone(try RealtimeServerEventResponseAudioDone(from: decoder))
-        case "response.output_audio_transcript.delta":
-            self = .responseOutputAudioTranscriptDelta(try RealtimeServerEventResponseAudioTranscriptDelta(from: decoder))
-        case "response.output_audio_transcript.done":
-            self = .responseOutputAudioTranscriptDone(try RealtimeServerEventResponseAudioTranscriptDone(from: decoder))
-        case "response.content_part.added":
-            self = .responseContentPartAdded(try RealtimeServerEventResponseContentPartAdded(from: decoder))
-        case "response.content_part.done":
-            self = .responseContentPartDone(try RealtimeServerEventResponseContentPartDone(from: decoder))
-        case "response.created":
-            self = .responseCreated(try RealtimeServerEventResponseCreated(from: decoder))
-        case "response.done":
-            self = .responseDone(try RealtimeServerEventResponseDone(from: decoder))
-        case "response.function_call_arguments.delta":
-            self = .responseFunctionCallArgumentsDelta(try RealtimeServerEventResponseFunctionCallArgumentsDelta(from: decoder))
-        case "response.function_call_arguments.done":
-            self = .responseFunctionCallArgumentsDone(try RealtimeServerEventResponseFunctionCallArgumentsDone(from: decoder))
-        case "response.output_item.added":
-            self = .responseOutputItemAdded(try RealtimeServerEventResponseOutputItemAdded(from: decoder))
-        case "response.output_item.done":
-            self = .responseOutputItemDone(try RealtimeServerEventResponseOutputItemDone(from: decoder))
-        case "response.output_text.delta":
-            self = .responseOutputTextDelta(try RealtimeServerEventResponseTextDelta(from: decoder))
-        case "response.output_text.done":
-            self = .responseOutputTextDone(try RealtimeServerEventResponseTextDone(from: decoder))
-        case "session.created":
-            self = .sessionCreated(try RealtimeServerEventSessionCreated(from: decoder))
-        case "session.updated":
-            self = .sessionUpdated(try RealtimeServerEventSessionUpdated(from: decoder))
-        case "output_audio_buffer.started":
-            self = .outputAudioBufferStarted(try RealtimeServerEventOutputAudioBufferStarted(from: decoder))
-        case "output_audio_buffer.stopped":
-            self = .outputAudioBufferStopped(try RealtimeServerEventOutputAudioBufferStopped(from: decoder))
-        case "output_audio_buffer.cleared":
-            self = .outputAudioBufferCleared(try RealtimeServerEventOutputAudioBufferCleared(from: decoder))
-        case "conversation.item.added":
-            self = .conversationItemAdded(try RealtimeServerEventConversationItemAdded(from: decoder))
-        case "conversation.item.done":
-            self = .conversationItemDone(try RealtimeServerEventConversationItemDone(from: decoder))
-        case "input_audio_buffer.timeout_triggered":
-            self = .inputAudioBufferTimeoutTriggered(try RealtimeServerEventInputAudioBufferTimeoutTriggered(from: decoder))
-        case "conversation.item.input_audio_transcription.segment":
-            self = .conversationItemInputAudioTranscriptionSegment(try RealtimeServerEventConversationItemInputAudioTranscriptionSegment(from: decoder))
-        case "mcp_list_tools.in_progress":
-            self = .mcpListToolsInProgress(try RealtimeServerEventMCPListToolsInProgress(from: decoder))
-        case "mcp_list_tools.completed":
-            self = .mcpListToolsCompleted(try RealtimeServerEventMCPListToolsCompleted(from: decoder))
-        case "mcp_list_tools.failed":
-            self = .mcpListToolsFailed(try RealtimeServerEventMCPListToolsFailed(from: decoder))
-        case "response.mcp_call_arguments.delta":
-            self = .responseMCPCallArgumentsDelta(try RealtimeServerEventResponseMCPCallArgumentsDelta(from: decoder))
-        case "response.mcp_call_arguments.done":
-            self = .responseMCPCallArgumentsDone(try RealtimeServerEventResponseMCPCallArgumentsDone(from: decoder))
-        case "response.mcp_call.in_progress":
-            self = .responseMCPCallInProgress(try RealtimeServerEventResponseMCPCallInProgress(from: decoder))
-        case "response.mcp_call.completed":
-            self = .responseMCPCallCompleted(try RealtimeServerEventResponseMCPCallCompleted(from: decoder))
-        case "response.mcp_call.failed":
-            self = .responseMCPCallFailed(try RealtimeServerEventResponseMCPCallFailed(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .conversationCreated(let value): try value.encode(to: encoder)
-        case .conversationItemCreated(let value): try value.encode(to: encoder)
-        case .conversationItemDeleted(let value): try value.encode(to: encoder)
-        case .conversationItemInputAudioTranscriptionCompleted(let value): try value.encode(to: encoder)
-        case .conversationItemInputAudioTranscriptionDelta(let value): try value.encode(to: encoder)
-        case .conversationItemInputAudioTranscriptionFailed(let value): try value.encode(to: encoder)
-        case .conversationItemRetrieved(let value): try value.encode(to: encoder)
-        case .conversationItemTruncated(let value): try value.encode(to: encoder)
-        case .error(let value): try value.encode(to: encoder)
-        case .inputAudioBufferCleared(let value): try value.encode(to: encoder)
-        case .inputAudioBufferCommitted(let value): try value.encode(to: encoder)
-        case .inputAudioBufferDtmfEventReceived(let value): try value.encode(to: encoder)
-        case .inputAudioBufferSpeechStarted(let value): try value.encode(to: encoder)
-        case .inputAudioBufferSpeechStopped(let value): try value.encode(to: encoder)
-        case .rateLimitsUpdated(let value): try value.encode(to: encoder)
-        case .responseOutputAudioDelta(let value): try value.encode(to: encoder)
-        case .responseOutputAudioDone(let value): try value.encode(to: encoder)
-        case .responseOutputAudioTranscriptDelta(let value): try value.encode(to: encoder)
-        case .responseOutputAudioTranscriptDone(let value): try value.encode(to: encoder)
-        case .responseContentPartAdded(let value): try value.encode(to: encoder)
-        case .responseContentPartDone(let value): try value.encode(to: encoder)
-        case .responseCreated(let value): try value.encode(to: encoder)
-        case .responseDone(let value): try value.encode(to: encoder)
-        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
-        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
-        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
-        case .responseOutputItemDone(let value): try value.encode(to: encoder)
-        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
-        case .responseOutputTextDone(let value): try value.encode(to: encoder)
-        case .sessionCreated(let value): try value.encode(to: encoder)
-        case .sessionUpdated(let value): try value.encode(to: encoder)
-        case .outputAudioBufferStarted(let value): try value.encode(to: encoder)
-        case .outputAudioBufferStopped(let value): try value.encode(to: encoder)
-        case .outputAudioBufferCleared(let value): try value.encode(to: encoder)
-        case .conversationItemAdded(let value): try value.encode(to: encoder)
-        case .conversationItemDone(let value): try value.encode(to: encoder)
-        case .inputAudioBufferTimeoutTriggered(let value): try value.encode(to: encoder)
-        case .conversationItemInputAudioTranscriptionSegment(let value): try value.encode(to: encoder)
-        case .mcpListToolsInProgress(let value): try value.encode(to: encoder)
-        case .mcpListToolsCompleted(let value): try value.encode(to: encoder)
-        case .mcpListToolsFailed(let value): try value.encode(to: encoder)
-        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
-        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
-        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
-        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
-        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Returned when a conversation is created. Emitted right after session creation.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationCreated`.
-public struct RealtimeServerEventConversationCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The conversation resource.
-    public var conversation: RealtimeServerEventConversationCreated.Conversation
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeServerEventConversationCreated`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - conversation: The conversation resource.
-    public init(
-        eventID: Swift.String,
-        conversation: RealtimeServerEventConversationCreated.Conversation
-    ) {
-        self.eventID = eventID
-        self.conversation = conversation
-    }
-
-    /// Decodes `RealtimeServerEventConversationCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.created", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.conversation = try reader.required(RealtimeServerEventConversationCreated.Conversation.self, "conversation")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("conversation.created", "type")
-        try writer.encode(self.eventID, "event_id")
-        try writer.encode(self.conversation, "conversation")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The conversation resource.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationCreated/properties/conversation`.
-    public struct Conversation: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The unique ID of the conversation.
-        public var id: Swift.String?
-        /// The object type, must be `realtime.conversation`.
-        public var object: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Conversation`.
-        ///
-        /// - Parameters:
-        ///   - id: The unique ID of the conversation.
-        ///   - object: The object type, must be `realtime.conversation`.
-        public init(
-            id: Swift.String? = nil,
-            object: Swift.String? = nil
-        ) {
-            self.id = id
-            self.object = object
-        }
-
-        /// Decodes `Conversation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.object = try reader.optional(Swift.String.self, "object")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.object, "object")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-/// Sent by the server when an Item is added to the default Conversation. This can happen in several cases:
-/// - When the client sends a `conversation.item.create` event.
-/// - When the input audio buffer is committed. In this case the item will be a user message containing the audio from the buffer.
-/// - When the model is generating a Response. In this case the `conversation.item.added` event will be sent when the model starts generating a specific Item, and thus it will not yet have any content (and `status` will be `in_progress`).
-///
-/// The event will include the full content of the Item (except when model is generating a Response) except for audio data, which can be retrieved separately with a `conversation.item.retrieve` event if necessary.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemAdded`.
-public struct RealtimeServerEventConversationItemAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the item that precedes this one, if any. This is used to
-    /// maintain ordering when items are inserted.
-    public var previousItemID: Swift.String?
-    /// A single item within a Realtime conversation.
-    public var item: RealtimeConversationItem
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeServerEventConversationItemAdded`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The ID of the item that precedes this one, if any.
-    public init(
-        eventID: Swift.String,
-        item: RealtimeConversationItem,
-        previousItemID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.previousItemID = previousItemID
-        self.item = item
-    }
-
-    /// Decodes `RealtimeServerEventConversationItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.added", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
-        self.item = try reader.required(RealtimeConversationItem.self, "item")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("conversation.item.added", "type")
-        try writer.encode(self.eventID, "event_id")
-        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
-        try writer.encode(self.item, "item")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Returned when a conversation item is created. There are several scenarios that produce this event:
-///   - The server is generating a Response, which if successful will produce
-///     either one or two Items, which will be of type `message`
-///     (role `assistant`) or type `function_call`.
-///   - The input audio buffer has been committed, either by the client or the
-///     server (in `server_vad` mode). The server will take the content of the
-///     input audio buffer and add it to a new user message Item.
-///   - The client has sent a `conversation.item.create` event to add a new Item
-///     to the Conversation.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemCreated`.
-public struct RealtimeServerEventConversationItemCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the preceding item in the Conversation context, allows the
-    /// client to understand the order of the conversation. Can be `null` if the
-    /// item has no predecessor.
-    public var previousItemID: Swift.String?
-    /// A single item within a Realtime conversation.
-    public var item: RealtimeConversationItem
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeServerEventConversationItemCreated`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The ID of the preceding item in the Conversation context, allows the client to understand the order of the conversation.
-    public init(
-        eventID: Swift.String,
-        item: RealtimeConversationItem,
-        previousItemID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.previousItemID = previousItemID
-        self.item = item
-    }
-
-    /// Decodes `RealtimeServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.created", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
-        self.item = try reader.required(RealtimeConversationItem.self, "item")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("conversation.item.created", "type")
-        try writer.encode(self.eventID, "event_id")
-        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
-        try writer.encode(self.item, "item")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Returned when an item in the conversation is deleted by the client with a
-/// `conversation.item.delete` event. This event is used to synchronize the
-/// server's understanding of the conversation history with the client's view.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemDeleted`.
-public struct RealtimeServerEventConversationItemDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the item that was deleted.
-    public var itemID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeServerEventConversationItemDeleted`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the item that was deleted.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-    }
-
-    /// Decodes `RealtimeServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.deleted", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("conversation.item.deleted", "type")
-        try writer.encode(self.eventID, "event_id")
-        try writer.encode(self.itemID, "item_id")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Returned when a conversation item is finalized.
-///
-/// The event will include the full content of the Item except for audio data, which can be retrieved separately with a `conversation.item.retrieve` event if needed.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemDone`.
-public struct RealtimeServerEventConversationItemDone: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the item that precedes this one, if any. This is used to
-    /// maintain ordering when items are inserted.
-    public var previousItemID: Swift.String?
-    /// A single item within a Realtime conversation.
-    public var item: RealtimeConversationItem
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeServerEventConversationItemDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The ID of the item that precedes this one, if any.
-    public init(
-        eventID: Swift.String,
-        item: RealtimeConversationItem,
-        previousItemID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.previousItemID = previousItemID
-        self.item = item
-    }
-
-    /// Decodes `RealtimeServerEventConversationItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.done", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.previousItemID = try reader.optional(Swift.String.self, "previous_item_id")
-        self.item = try reader.required(RealtimeConversationItem.self, "item")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("conversation.item.done", "type")
-        try writer.encode(self.eventID, "event_id")
-        try writer.encodeIfPresent(self.previousItemID, "previous_item_id")
-        try writer.encode(self.item, "item")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Returned when the text value of an input audio transcription content part is updated with incremental transcription results.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionDelta`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the item containing the audio that is being transcribed.
-    public var itemID: Swift.String
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int?
-    /// The text delta.
-    public var delta: Swift.String?
-    /// The log probabilities of the transcription. These can be enabled by configurating the session with `"include": ["item.input_audio_transcription.logprobs"]`. Each entry in the array corresponds a log probability of which token would be selected for this chunk of transcription. This can help to identify if it was possible there were multiple valid options for a given chunk of transcription.
-    public var logprobs: [LogProbProperties]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - itemID: The ID of the item containing the audio that is being transcribed.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - delta: The text delta.
-    ///   - logprobs: The log probabilities of the transcription.
-    public init(
-        eventID: Swift.String,
-        itemID: Swift.String,
-        contentIndex: Swift.Int? = nil,
-        delta: Swift.String? = nil,
-        logprobs: [LogProbProperties]? = nil
-    ) {
-        self.eventID = eventID
-        self.itemID = itemID
-        self.contentIndex = contentIndex
-        self.delta = delta
-        self.logprobs = logprobs
-    }
-
-    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "conversation.item.input_audio_transcription.delta", required: true)
-        self.eventID = try reader.required(Swift.String.self, "event_id")
-        self.itemID = try reader.required(Swift.String.self, "item_id")
-        self.contentIndex = try reader.optional(Swift.Int.self, "content_index")
-        self.delta = try reader.optional(Swift.String.self, "delta")
-        self.logprobs = try reader.optional([LogProbProperties].self, "logprobs")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("conversation.item.input_audio_transcription.delta", "type")
-        try writer.encode(self.eventID, "event_id")
-        try writer.encode(self.itemID, "item_id")
-        try writer.encodeIfPresent(self.contentIndex, "content_index")
-        try writer.encodeIfPresent(self.delta, "delta")
-        try writer.encodeIfPresent(self.logprobs, "logprobs")
-        try writer.encode(undeclared: self.undeclaredMembers)
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// `error` events so that the client can identify the related Item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionFailed`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the user message item.
@@ -72,10 +72,20 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Details of the transcription error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionFailed/properties/error`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ErrorValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The type of error.
         public var type: Swift.String?
         /// Error code, if any.
@@ -135,13 +145,23 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
             try writer.encodeIfPresent(self.param, "param")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.param, other.param) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Returned when an input audio transcription segment is identified for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionSegment`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item containing the input audio content.
@@ -231,12 +251,26 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
         try writer.encode(self.end, "end")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.speaker, other.speaker) else { return false }
+        guard equal(self.start, other.start) else { return false }
+        guard equal(self.end, other.end) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a conversation item is retrieved with `conversation.item.retrieve`. This is provided as a way to fetch the server's representation of an item, for example to get access to the post-processed audio data after noise cancellation and VAD. It includes the full content of the Item, including audio data.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemRetrieved`.
-public struct RealtimeServerEventConversationItemRetrieved: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventConversationItemRetrieved: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A single item within a Realtime conversation.
@@ -284,6 +318,14 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Equatable, 
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an earlier assistant audio message item is truncated by the
@@ -294,7 +336,7 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Equatable, 
 /// to ensure there is no text in the context that hasn't been heard by the user.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemTruncated`.
-public struct RealtimeServerEventConversationItemTruncated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventConversationItemTruncated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the assistant message item that was truncated.
@@ -356,6 +398,16 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Equatable, 
         try writer.encode(self.audioEndMs, "audio_end_ms")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.audioEndMs, other.audioEndMs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an error occurs, which could be a client problem or a server
@@ -363,7 +415,7 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Equatable, 
 /// recommend to implementors to monitor and log error messages by default.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventError`.
-public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Details of the error.
@@ -412,10 +464,18 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Details of the error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventError/properties/error`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ErrorValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
         /// Error code, if any.
@@ -482,6 +542,17 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
             try writer.encodeIfPresent(self.eventID, "event_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.param, other.param) else { return false }
+            guard equal(self.eventID, other.eventID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -489,7 +560,7 @@ public struct RealtimeServerEventError: Codable, Equatable, Sendable, SpecDeviat
 /// `input_audio_buffer.clear` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferCleared`.
-public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventInputAudioBufferCleared: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -528,6 +599,13 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Se
         try writer.encode(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an input audio buffer is committed, either by the client or
@@ -536,7 +614,7 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Equatable, Se
 /// will also be sent to the client.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferCommitted`.
-public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventInputAudioBufferCommitted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the preceding item after which the new item will be inserted.
@@ -592,6 +670,15 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, 
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.previousItemID, other.previousItemID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// **SIP Only:** Returned when an DTMF event is received. A DTMF event is a message that
@@ -600,7 +687,7 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Equatable, 
 /// that the server received the event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferDtmfEventReceived`.
-public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The telephone keypad that was pressed by the user.
     public var event: Swift.String
     /// UTC Unix Timestamp when DTMF Event was received by server.
@@ -648,6 +735,14 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Equ
         try writer.encode(self.receivedAt, "received_at")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.event, other.event) else { return false }
+        guard equal(self.receivedAt, other.receivedAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent by the server when in `server_vad` mode to indicate that speech has been
@@ -662,7 +757,7 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Equ
 /// the audio buffer during VAD activation).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferSpeechStarted`.
-public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds from the start of all audio written to the buffer during the
@@ -720,6 +815,15 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Equatab
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audioStartMs, other.audioStartMs) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned in `server_vad` mode when the server detects the end of speech in
@@ -727,7 +831,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Equatab
 /// event with the user message item that is created from the audio buffer.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferSpeechStopped`.
-public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds since the session started when speech stopped. This will
@@ -784,6 +888,15 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Equatab
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audioEndMs, other.audioEndMs) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the Server VAD timeout is triggered for the input audio buffer. This is configured
@@ -801,7 +914,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Equatab
 /// something relevant to the conversation or a prompt to continue speaking.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferTimeoutTriggered`.
-public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Millisecond offset of audio written to the input audio buffer that was after the playback time of the last model response.
@@ -863,12 +976,22 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Equa
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audioStartMs, other.audioStartMs) else { return false }
+        guard equal(self.audioEndMs, other.audioEndMs) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when listing MCP tools has completed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventMCPListToolsCompleted`.
-public struct RealtimeServerEventMCPListToolsCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventMCPListToolsCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
@@ -916,12 +1039,20 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Equatable, Send
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when listing MCP tools has failed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventMCPListToolsFailed`.
-public struct RealtimeServerEventMCPListToolsFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventMCPListToolsFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
@@ -969,12 +1100,20 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Equatable, Sendabl
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when listing MCP tools is in progress for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventMCPListToolsInProgress`.
-public struct RealtimeServerEventMCPListToolsInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventMCPListToolsInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
@@ -1022,6 +1161,14 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Equatable, Sen
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// **WebRTC/SIP Only:** Emitted when the output audio buffer is cleared. This happens either in VAD
@@ -1031,7 +1178,7 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Equatable, Sen
 /// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferCleared`.
-public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventOutputAudioBufferCleared: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The unique ID of the response that produced the audio.
@@ -1079,6 +1226,14 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Equatable, S
         try writer.encode(self.responseID, "response_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// **WebRTC/SIP Only:** Emitted when the server begins streaming audio to the client. This event is
@@ -1087,7 +1242,7 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Equatable, S
 /// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferStarted`.
-public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventOutputAudioBufferStarted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The unique ID of the response that produced the audio.
@@ -1135,6 +1290,14 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Equatable, S
         try writer.encode(self.responseID, "response_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// **WebRTC/SIP Only:** Emitted when the output audio buffer has been completely drained on the server,
@@ -1143,7 +1306,7 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Equatable, S
 /// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferStopped`.
-public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventOutputAudioBufferStopped: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The unique ID of the response that produced the audio.
@@ -1191,6 +1354,14 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Equatable, S
         try writer.encode(self.responseID, "response_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted at the beginning of a Response to indicate the updated rate limits.
@@ -1199,7 +1370,7 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Equatable, S
 /// adjusted accordingly once the Response is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventRateLimitsUpdated`.
-public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventRateLimitsUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// List of rate limit information.
@@ -1248,8 +1419,16 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.rateLimits, other.rateLimits) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventRateLimitsUpdated/properties/rate_limits/items`.
-    public struct RateLimit: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RateLimit: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The name of the rate limit (`requests`, `tokens`).
         public var name: RealtimeServerEventRateLimitsUpdated.RateLimit.Name?
         /// The maximum allowed value for the rate limit.
@@ -1310,6 +1489,16 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.limit, other.limit) else { return false }
+            guard equal(self.remaining, other.remaining) else { return false }
+            guard equal(self.resetSeconds, other.resetSeconds) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The name of the rate limit (`requests`, `tokens`).
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1334,7 +1523,7 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Equatable, Sendable
 /// Returned when the model-generated audio is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDelta`.
-public struct RealtimeServerEventResponseAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseAudioDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1409,5 +1598,17 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, Equatable, Sendabl
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -8,7 +8,7 @@ import OpenAIRuntime
 /// is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDone`.
-public struct RealtimeServerEventResponseAudioDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseAudioDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -77,12 +77,23 @@ public struct RealtimeServerEventResponseAudioDone: Codable, Equatable, Sendable
         try writer.encode(self.contentIndex, "content_index")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated transcription of audio output is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioTranscriptDelta`.
-public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -158,6 +169,18 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatabl
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated transcription of audio output is done
@@ -165,7 +188,7 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Equatabl
 /// cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioTranscriptDone`.
-public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -241,13 +264,25 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Equatable
         try writer.encode(self.transcript, "transcript")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.transcript, other.transcript) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a new content part is added to an assistant message item during
 /// response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded`.
-public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseContentPartAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -324,10 +359,22 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The content part that was added.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded/properties/part`.
-    public struct Part: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Part: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type ("text", "audio").
         public var type: RealtimeServerEventResponseContentPartAdded.Part.TypeValue?
         /// The text content (if type is "text").
@@ -388,6 +435,16 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.audio, other.audio) else { return false }
+            guard equal(self.transcript, other.transcript) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The content type ("text", "audio").
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -413,7 +470,7 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Equatable, S
 /// Also emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone`.
-public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseContentPartDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -490,10 +547,22 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The content part that is done.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone/properties/part`.
-    public struct Part: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Part: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type ("text", "audio").
         public var type: RealtimeServerEventResponseContentPartDone.Part.TypeValue?
         /// The text content (if type is "text").
@@ -554,6 +623,16 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.audio, other.audio) else { return false }
+            guard equal(self.transcript, other.transcript) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The content type ("text", "audio").
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -579,7 +658,7 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Equatable, Se
 /// where the response is in an initial state of `in_progress`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseCreated`.
-public struct RealtimeServerEventResponseCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
@@ -627,6 +706,14 @@ public struct RealtimeServerEventResponseCreated: Codable, Equatable, Sendable, 
         try writer.encode(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a Response is done streaming. Always emitted, no matter the
@@ -640,7 +727,7 @@ public struct RealtimeServerEventResponseCreated: Codable, Equatable, Sendable, 
 /// any audio content.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseDone`.
-public struct RealtimeServerEventResponseDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
@@ -688,12 +775,20 @@ public struct RealtimeServerEventResponseDone: Codable, Equatable, Sendable, Spe
         try writer.encode(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated function call arguments are updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseFunctionCallArgumentsDelta`.
-public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -769,13 +864,25 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Eq
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the model-generated function call arguments are done streaming.
 /// Also emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseFunctionCallArgumentsDone`.
-public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -858,12 +965,25 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Equ
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when MCP tool call arguments are updated during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallArgumentsDelta`.
-public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -939,12 +1059,24 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Equatab
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.obfuscation, other.obfuscation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when MCP tool call arguments are finalized during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallArgumentsDone`.
-public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1013,12 +1145,23 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Equatabl
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an MCP tool call has completed successfully.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallCompleted`.
-public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseMCPCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
@@ -1073,12 +1216,21 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Equatable, S
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an MCP tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallFailed`.
-public struct RealtimeServerEventResponseMCPCallFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseMCPCallFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
@@ -1133,12 +1285,21 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Equatable, Send
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an MCP tool call has started and is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallInProgress`.
-public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseMCPCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
@@ -1193,12 +1354,21 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Equatable, 
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a new Item is created during Response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseOutputItemAdded`.
-public struct RealtimeServerEventResponseOutputItemAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseOutputItemAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -1260,13 +1430,23 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Equatable, Se
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an Item is done streaming. Also emitted when a Response is
 /// interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseOutputItemDone`.
-public struct RealtimeServerEventResponseOutputItemDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseOutputItemDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -1328,12 +1508,22 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Equatable, Sen
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the text value of an "output_text" content part is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseTextDelta`.
-public struct RealtimeServerEventResponseTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseTextDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1409,13 +1599,25 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Equatable, Sendable
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when the text value of an "output_text" content part is done streaming. Also
 /// emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseTextDone`.
-public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventResponseTextDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1491,6 +1693,18 @@ public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable,
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a Session is created. Emitted automatically when a new
@@ -1498,7 +1712,7 @@ public struct RealtimeServerEventResponseTextDone: Codable, Equatable, Sendable,
 /// the default Session configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated`.
-public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventSessionCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The session configuration.
@@ -1547,12 +1761,20 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The session configuration.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated/properties/session`.
-    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
@@ -1584,6 +1806,16 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.realtime(let lhs), .realtime(let rhs)): return equal(lhs, rhs)
+            case (.transcription(let lhs), .transcription(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1591,7 +1823,7 @@ public struct RealtimeServerEventSessionCreated: Codable, Equatable, Sendable, S
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated`.
-public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventSessionUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The session configuration.
@@ -1640,12 +1872,20 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The session configuration.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated/properties/session`.
-    public indirect enum Session: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Session: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGA)
         /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
@@ -1677,6 +1917,16 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.realtime(let lhs), .realtime(let rhs)): return equal(lhs, rhs)
+            case (.transcription(let lhs), .transcription(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1684,7 +1934,7 @@ public struct RealtimeServerEventSessionUpdated: Codable, Equatable, Sendable, S
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventTranscriptionSessionUpdated`.
-public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A new Realtime transcription session configuration.
@@ -1736,12 +1986,20 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Equatable
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Realtime session object for the beta interface.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSession`.
-public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeSession: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String?
     /// The set of modalities the model can respond with. To disable audio,
@@ -1961,6 +2219,31 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.modalities, other.modalities) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.voice, other.voice) else { return false }
+        guard equal(self.inputAudioFormat, other.inputAudioFormat) else { return false }
+        guard equal(self.outputAudioFormat, other.outputAudioFormat) else { return false }
+        guard equal(self.inputAudioTranscription, other.inputAudioTranscription) else { return false }
+        guard equal(self.turnDetection, other.turnDetection) else { return false }
+        guard equal(self.inputAudioNoiseReduction, other.inputAudioNoiseReduction) else { return false }
+        guard equal(self.speed, other.speed) else { return false }
+        guard equal(self.tracing, other.tracing) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.maxResponseOutputTokens, other.maxResponseOutputTokens) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/modalities/items`.
@@ -2091,7 +2374,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/input_audio_noise_reduction`.
-    public struct InputAudioNoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputAudioNoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
         public var type: NoiseReductionType?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2128,6 +2411,13 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
             try writer.encodeIfPresent(self.type, "type")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Configuration options for tracing. Set to null to disable tracing. Once
@@ -2139,7 +2429,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/tracing/anyOf/0`.
-    public indirect enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Tracing: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -2176,10 +2466,20 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.tracingConfiguration(let lhs), .tracingConfiguration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/tracing/anyOf/0/oneOf/1`.
-        public struct TracingConfiguration: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct TracingConfiguration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the traces dashboard.
             public var workflowName: Swift.String?
@@ -2235,6 +2535,15 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
                 try writer.encodeIfPresent(self.metadata, "metadata")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.workflowName, other.workflowName) else { return false }
+                guard equal(self.groupID, other.groupID) else { return false }
+                guard equal(self.metadata, other.metadata) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -2246,7 +2555,7 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/max_response_output_tokens`.
-    public indirect enum MaxResponseOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxResponseOutputTokens: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2280,13 +2589,23 @@ public struct RealtimeSession: Codable, Equatable, Sendable, SpecDeviationReport
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A Realtime session configuration object.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA`.
-public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
@@ -2446,6 +2765,26 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.outputModalities, other.outputModalities) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.tracing, other.tracing) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.reasoning, other.reasoning) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.truncation, other.truncation) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/output_modalities/items`.
@@ -2536,7 +2875,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Configuration for input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeSessionCreateResponseGA.Audio.Input?
         public var output: RealtimeSessionCreateResponseGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2577,8 +2916,16 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Input: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The format of the input audio.
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](https://platform.openai.com/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
@@ -2648,12 +2995,22 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.transcription, other.transcription) else { return false }
+                guard equal(self.noiseReduction, other.noiseReduction) else { return false }
+                guard equal(self.turnDetection, other.turnDetection) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct NoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2690,11 +3047,18 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                     try writer.encodeIfPresent(self.type, "type")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Output: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
             public var format: RealtimeAudioFormats?
             /// The voice the model uses to respond. Voice cannot be changed during the
@@ -2759,6 +3123,15 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 try writer.encodeIfPresent(self.speed, "speed")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.voice, other.voice) else { return false }
+                guard equal(self.speed, other.speed) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -2771,7 +3144,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0`.
-    public indirect enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Tracing: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Enables tracing and sets default values for tracing configuration options.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -2808,10 +3181,20 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.tracingConfiguration(let lhs), .tracingConfiguration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0/oneOf/1`.
-        public struct TracingConfiguration: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct TracingConfiguration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the Traces Dashboard.
             public var workflowName: Swift.String?
@@ -2867,13 +3250,22 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
                 try writer.encodeIfPresent(self.metadata, "metadata")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.workflowName, other.workflowName) else { return false }
+                guard equal(self.groupID, other.groupID) else { return false }
+                guard equal(self.metadata, other.metadata) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
@@ -2905,6 +3297,16 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.mcp(let lhs), .mcp(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// How the model chooses tools. Provide one of the string modes or force a specific
@@ -2913,7 +3315,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tool_choice`.
-    public indirect enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolChoice: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -2953,6 +3355,17 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.options(let lhs), .options(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.mcp(let lhs), .mcp(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Maximum number of output tokens for a single assistant response,
@@ -2963,7 +3376,7 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/max_output_tokens`.
-    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2997,13 +3410,23 @@ public struct RealtimeSessionCreateResponseGA: Codable, Equatable, Sendable, Spe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Realtime transcription session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest`.
-public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranscriptionSessionCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
     public var turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection?
     /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -3078,10 +3501,21 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.turnDetection, other.turnDetection) else { return false }
+        guard equal(self.inputAudioNoiseReduction, other.inputAudioNoiseReduction) else { return false }
+        guard equal(self.inputAudioFormat, other.inputAudioFormat) else { return false }
+        guard equal(self.inputAudioTranscription, other.inputAudioTranscription) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/turn_detection`.
-    public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct TurnDetection: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
         /// higher threshold will require louder audio to activate the model, and
         /// thus might perform better in noisy environments.
@@ -3141,6 +3575,15 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
             try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.threshold, other.threshold) else { return false }
+            guard equal(self.prefixPaddingMs, other.prefixPaddingMs) else { return false }
+            guard equal(self.silenceDurationMs, other.silenceDurationMs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -3148,7 +3591,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
     /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_noise_reduction`.
-    public struct InputAudioNoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputAudioNoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
         public var type: NoiseReductionType?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -3185,6 +3628,13 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
             try writer.encodeIfPresent(self.type, "type")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
@@ -3215,7 +3665,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Equatable, Sen
 /// Realtime transcription session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA`.
-public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Configuration for input and output audio.
     public var audio: RealtimeTranscriptionSessionCreateRequestGA.Audio?
     /// Additional fields to include in server outputs.
@@ -3266,10 +3716,18 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration for input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3303,8 +3761,15 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Input: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](https://platform.openai.com/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
             public var transcription: AudioTranscription?
@@ -3373,12 +3838,22 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.transcription, other.transcription) else { return false }
+                guard equal(self.noiseReduction, other.noiseReduction) else { return false }
+                guard equal(self.turnDetection, other.turnDetection) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct NoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -3415,583 +3890,14 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, Equatable, S
                     try writer.encodeIfPresent(self.type, "type")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
-            }
-        }
-    }
-}
 
-/// A new Realtime transcription session configuration.
-///
-/// When a session is created on the server via REST API, the session object
-/// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
-/// property is not present when a session is updated via the WebSocket API.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse`.
-public struct RealtimeTranscriptionSessionCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
-    /// Ephemeral key returned by the API. Only present when the session is
-    /// created on the server via REST API.
-    public var clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret
-    /// The set of modalities the model can respond with. To disable audio,
-    /// set this to ["text"].
-    public var modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]?
-    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    public var inputAudioFormat: Swift.String?
-    /// Configuration of the transcription model.
-    public var inputAudioTranscription: AudioTranscriptionResponse?
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server
-    /// VAD means that the model will detect the start and end of speech based on
-    /// audio volume and respond at the end of user speech.
-    public var turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeTranscriptionSessionCreateResponse`.
-    ///
-    /// - Parameters:
-    ///   - clientSecret: Ephemeral key returned by the API.
-    ///   - modalities: The set of modalities the model can respond with.
-    ///   - inputAudioFormat: The format of input audio.
-    ///   - inputAudioTranscription: Configuration of the transcription model.
-    ///   - turnDetection: Configuration for turn detection.
-    public init(
-        clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret,
-        modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]? = nil,
-        inputAudioFormat: Swift.String? = nil,
-        inputAudioTranscription: AudioTranscriptionResponse? = nil,
-        turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection? = nil
-    ) {
-        self.clientSecret = clientSecret
-        self.modalities = modalities
-        self.inputAudioFormat = inputAudioFormat
-        self.inputAudioTranscription = inputAudioTranscription
-        self.turnDetection = turnDetection
-    }
-
-    /// Decodes `RealtimeTranscriptionSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.clientSecret = try reader.required(RealtimeTranscriptionSessionCreateResponse.ClientSecret.self, "client_secret")
-        self.modalities = try reader.optional([RealtimeTranscriptionSessionCreateResponse.Modality].self, "modalities")
-        self.inputAudioFormat = try reader.optional(Swift.String.self, "input_audio_format")
-        self.inputAudioTranscription = try reader.optional(AudioTranscriptionResponse.self, "input_audio_transcription")
-        self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponse.TurnDetection.self, "turn_detection")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.clientSecret, "client_secret")
-        try writer.encodeIfPresent(self.modalities, "modalities")
-        try writer.encodeIfPresent(self.inputAudioFormat, "input_audio_format")
-        try writer.encodeIfPresent(self.inputAudioTranscription, "input_audio_transcription")
-        try writer.encodeIfPresent(self.turnDetection, "turn_detection")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
-    public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                ("clientSecret", Redaction.placeholder),
-                ("modalities", self.modalities as Any),
-                ("inputAudioFormat", self.inputAudioFormat as Any),
-                ("inputAudioTranscription", self.inputAudioTranscription as Any),
-                ("turnDetection", self.turnDetection as Any),
-                ("specDeviations", self.specDeviations),
-                ("undeclaredMembers", self.undeclaredMembers),
-            ], displayStyle: .struct)
-    }
-
-    /// Ephemeral key returned by the API. Only present when the session is
-    /// created on the server via REST API.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/client_secret`.
-    public struct ClientSecret: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Ephemeral key usable in client environments to authenticate connections
-        /// to the Realtime API. Use this in client-side environments rather than
-        /// a standard API token, which should only be used server-side.
-        public var value: Swift.String
-        /// Timestamp for when the token expires. Currently, all tokens expire
-        /// after one minute.
-        ///
-        /// Unix time, in seconds.
-        public var expiresAt: Swift.Int
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ClientSecret`.
-        ///
-        /// - Parameters:
-        ///   - value: Ephemeral key usable in client environments to authenticate connections to the Realtime API.
-        ///   - expiresAt: Timestamp for when the token expires.
-        public init(
-            value: Swift.String,
-            expiresAt: Swift.Int
-        ) {
-            self.value = value
-            self.expiresAt = expiresAt
-        }
-
-        /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.value = try reader.required(Swift.String.self, "value")
-            self.expiresAt = try reader.required(Swift.Int.self, "expires_at")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode(self.value, "value")
-            try writer.encode(self.expiresAt, "expires_at")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/modalities/items`.
-    public struct Modality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server
-    /// VAD means that the model will detect the start and end of speech based on
-    /// audio volume and respond at the end of user speech.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/turn_detection`.
-    public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Type of turn detection, only `server_vad` is currently supported.
-        public var type: Swift.String?
-        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        /// higher threshold will require louder audio to activate the model, and
-        /// thus might perform better in noisy environments.
-        public var threshold: Swift.Double?
-        /// Amount of audio to include before the VAD detected speech (in
-        /// milliseconds). Defaults to 300ms.
-        public var prefixPaddingMs: Swift.Int?
-        /// Duration of silence to detect speech stop (in milliseconds). Defaults
-        /// to 500ms. With shorter values the model will respond more quickly,
-        /// but may jump in on short pauses from the user.
-        public var silenceDurationMs: Swift.Int?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `TurnDetection`.
-        ///
-        /// - Parameters:
-        ///   - type: Type of turn detection, only `server_vad` is currently supported.
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
-        public init(
-            type: Swift.String? = nil,
-            threshold: Swift.Double? = nil,
-            prefixPaddingMs: Swift.Int? = nil,
-            silenceDurationMs: Swift.Int? = nil
-        ) {
-            self.type = type
-            self.threshold = threshold
-            self.prefixPaddingMs = prefixPaddingMs
-            self.silenceDurationMs = silenceDurationMs
-        }
-
-        /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.type = try reader.optional(Swift.String.self, "type")
-            self.threshold = try reader.optional(Swift.Double.self, "threshold")
-            self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
-            self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.type, "type")
-            try writer.encodeIfPresent(self.threshold, "threshold")
-            try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
-            try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-/// A Realtime transcription session configuration object.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA`.
-public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    public var id: Swift.String
-    /// The object type. Always `realtime.transcription_session`.
-    public var object: Swift.String
-    /// Expiration timestamp for the session, in seconds since epoch.
-    ///
-    /// Unix time, in seconds.
-    public var expiresAt: Swift.Int?
-    /// Additional fields to include in server outputs.
-    /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
-    public var include: [Swift.String]?
-    /// Configuration for input audio for the session.
-    public var audio: RealtimeTranscriptionSessionCreateResponseGA.Audio?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `RealtimeTranscriptionSessionCreateResponseGA`.
-    ///
-    /// - Parameters:
-    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - object: The object type.
-    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - include: Additional fields to include in server outputs.
-    ///   - audio: Configuration for input audio for the session.
-    public init(
-        id: Swift.String,
-        object: Swift.String,
-        expiresAt: Swift.Int? = nil,
-        include: [Swift.String]? = nil,
-        audio: RealtimeTranscriptionSessionCreateResponseGA.Audio? = nil
-    ) {
-        self.id = id
-        self.object = object
-        self.expiresAt = expiresAt
-        self.include = include
-        self.audio = audio
-    }
-
-    /// Decodes `RealtimeTranscriptionSessionCreateResponseGA` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "transcription", required: true)
-        self.id = try reader.required(Swift.String.self, "id")
-        self.object = try reader.required(Swift.String.self, "object")
-        self.expiresAt = try reader.optional(Swift.Int.self, "expires_at")
-        self.include = try reader.optional([Swift.String].self, "include")
-        self.audio = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.self, "audio")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("transcription", "type")
-        try writer.encode(self.id, "id")
-        try writer.encode(self.object, "object")
-        try writer.encodeIfPresent(self.expiresAt, "expires_at")
-        try writer.encodeIfPresent(self.include, "include")
-        try writer.encodeIfPresent(self.audio, "audio")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Configuration for input audio for the session.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
-        public var input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Audio`.
-        public init(input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input? = nil) {
-            self.input = input
-        }
-
-        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.input = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.self, "input")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.input, "input")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
-            public var format: RealtimeAudioFormats?
-            /// Configuration of the transcription model.
-            public var transcription: AudioTranscriptionResponse?
-            /// Configuration for input audio noise reduction.
-            public var noiseReduction: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.NoiseReduction?
-            /// Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
-            public var turnDetection: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - format: Optional; left out of the JSON when `nil`.
-            ///   - transcription: Configuration of the transcription model.
-            ///   - noiseReduction: Configuration for input audio noise reduction.
-            ///   - turnDetection: Configuration for turn detection.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                transcription: AudioTranscriptionResponse? = nil,
-                noiseReduction: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.NoiseReduction? = nil,
-                turnDetection: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection? = nil
-            ) {
-                self.format = format
-                self.transcription = transcription
-                self.noiseReduction = noiseReduction
-                self.turnDetection = turnDetection
-            }
-
-            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.format = try reader.optional(RealtimeAudioFormats.self, "format")
-                self.transcription = try reader.optional(AudioTranscriptionResponse.self, "transcription")
-                self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.NoiseReduction.self, "noise_reduction")
-                self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection.self, "turn_detection")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.format, "format")
-                try writer.encodeIfPresent(self.transcription, "transcription")
-                try writer.encodeIfPresent(self.noiseReduction, "noise_reduction")
-                try writer.encodeIfPresent(self.turnDetection, "turn_detection")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
-
-            /// Configuration for input audio noise reduction.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
-                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public var type: NoiseReductionType?
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-                /// The members of the JSON object that the schema does not declare, in the order received;
-                /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
-
-                /// Creates a new `NoiseReduction`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of noise reduction.
-                public init(type: NoiseReductionType? = nil) {
-                    self.type = type
-                }
-
-                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder)
-                    self.type = try reader.optional(NoiseReductionType.self, "type")
-                    self.undeclaredMembers = reader.undeclaredMembers()
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder, self.specDeviations)
-                    try writer.encodeIfPresent(self.type, "type")
-                    try writer.encode(undeclared: self.undeclaredMembers)
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
                 }
             }
-
-            /// Configuration for turn detection. Can be set to `null` to turn off. Server
-            /// VAD means that the model will detect the start and end of speech based on
-            /// audio volume and respond at the end of user speech. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/turn_detection/anyOf/0`.
-            public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
-                /// Type of turn detection, only `server_vad` is currently supported.
-                public var type: Swift.String?
-                /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-                /// higher threshold will require louder audio to activate the model, and
-                /// thus might perform better in noisy environments.
-                public var threshold: Swift.Double?
-                /// Amount of audio to include before the VAD detected speech (in
-                /// milliseconds). Defaults to 300ms.
-                public var prefixPaddingMs: Swift.Int?
-                /// Duration of silence to detect speech stop (in milliseconds). Defaults
-                /// to 500ms. With shorter values the model will respond more quickly,
-                /// but may jump in on short pauses from the user.
-                public var silenceDurationMs: Swift.Int?
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-                /// The members of the JSON object that the schema does not declare, in the order received;
-                /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
-
-                /// Creates a new `TurnDetection`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of turn detection, only `server_vad` is currently supported.
-                ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
-                ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
-                ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
-                public init(
-                    type: Swift.String? = nil,
-                    threshold: Swift.Double? = nil,
-                    prefixPaddingMs: Swift.Int? = nil,
-                    silenceDurationMs: Swift.Int? = nil
-                ) {
-                    self.type = type
-                    self.threshold = threshold
-                    self.prefixPaddingMs = prefixPaddingMs
-                    self.silenceDurationMs = silenceDurationMs
-                }
-
-                /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder)
-                    self.type = try reader.optional(Swift.String.self, "type")
-                    self.threshold = try reader.optional(Swift.Double.self, "threshold")
-                    self.prefixPaddingMs = try reader.optional(Swift.Int.self, "prefix_padding_ms")
-                    self.silenceDurationMs = try reader.optional(Swift.Int.self, "silence_duration_ms")
-                    self.undeclaredMembers = reader.undeclaredMembers()
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var writer = ObjectWriter(encoder, self.specDeviations)
-                    try writer.encodeIfPresent(self.type, "type")
-                    try writer.encodeIfPresent(self.threshold, "threshold")
-                    try writer.encodeIfPresent(self.prefixPaddingMs, "prefix_padding_ms")
-                    try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
-                    try writer.encode(undeclared: self.undeclaredMembers)
-                }
-            }
-        }
-    }
-}
-
-/// A Realtime translation client event.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEvent`.
-public indirect enum RealtimeTranslationClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Send this event to update the translation session configuration. Selected when `type` is `session.update`.
-    case sessionUpdate(RealtimeTranslationClientEventSessionUpdate)
-    /// Send this event to append audio bytes to the translation session input audio buffer. Selected when `type` is `session.input_audio_buffer.append`.
-    case sessionInputAudioBufferAppend(RealtimeTranslationClientEventInputAudioBufferAppend)
-    /// Gracefully close the realtime translation session. Selected when `type` is `session.close`.
-    case sessionClose(RealtimeTranslationClientEventSessionClose)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "session.update":
-            self = .sessionUpdate(try RealtimeTranslationClientEventSessionUpdate(from: decoder))
-        case "session.input_audio_buffer.append":
-            self = .sessionInputAudioBufferAppend(try RealtimeTranslationClientEventInputAudioBufferAppend(from: decoder))
-        case "session.close":
-            self = .sessionClose(try RealtimeTranslationClientEventSessionClose(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .sessionUpdate(let value): try value.encode(to: encoder)
-        case .sessionInputAudioBufferAppend(let value): try value.encode(to: encoder)
-        case .sessionClose(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -21,7 +21,7 @@ import OpenAIRuntime
 /// the previous audio rather than as a real-world pause.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventInputAudioBufferAppend`.
-public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -71,6 +71,14 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
         try writer.encode(self.audio, "audio")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Gracefully close the realtime translation session. The server flushes pending
@@ -78,7 +86,7 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Equ
 /// session.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionClose`.
-public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationClientEventSessionClose: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -119,6 +127,13 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to update the translation session configuration. Translation
@@ -126,7 +141,7 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Equatable, Se
 /// and `audio.input.noise_reduction`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionUpdate`.
-public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationClientEventSessionUpdate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -177,12 +192,20 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Equatable, S
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Create a translation session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest`.
-public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationClientSecretCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Configuration for the client secret expiration. Expiration refers to the time after which
     /// a client secret will no longer be valid for creating sessions. The session itself may
     /// continue after that time once started. A secret can be used to create multiple sessions
@@ -233,13 +256,21 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration for the client secret expiration. Expiration refers to the time after which
     /// a client secret will no longer be valid for creating sessions. The session itself may
     /// continue after that time once started. A secret can be used to create multiple sessions
     /// until it expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ExpiresAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
         ///
         /// Default: `600`. At least 10, at most 7200.
@@ -280,13 +311,20 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Equatable, 
             try writer.encodeIfPresent(self.seconds, "seconds")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.seconds, other.seconds) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Response from creating a translation session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateResponse`.
-public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+public struct RealtimeTranslationClientSecretCreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
@@ -343,6 +381,15 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
     public var customMirror: Mirror {
         Mirror(
@@ -362,7 +409,7 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Equatable,
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEvent`.
-public indirect enum RealtimeTranslationServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeTranslationServerEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Returned when an error occurs, which could be a client problem or a server problem. Selected when `type` is `error`.
     case error(RealtimeServerEventError)
     /// Returned when a translation session is created. Selected when `type` is `session.created`.
@@ -419,12 +466,27 @@ public indirect enum RealtimeTranslationServerEvent: Codable, Equatable, Sendabl
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+        case (.sessionCreated(let lhs), .sessionCreated(let rhs)): return equal(lhs, rhs)
+        case (.sessionUpdated(let lhs), .sessionUpdated(let rhs)): return equal(lhs, rhs)
+        case (.sessionClosed(let lhs), .sessionClosed(let rhs)): return equal(lhs, rhs)
+        case (.sessionInputTranscriptDelta(let lhs), .sessionInputTranscriptDelta(let rhs)): return equal(lhs, rhs)
+        case (.sessionOutputTranscriptDelta(let lhs), .sessionOutputTranscriptDelta(let rhs)): return equal(lhs, rhs)
+        case (.sessionOutputAudioDelta(let lhs), .sessionOutputAudioDelta(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Returned when a realtime translation session is closed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionClosed`.
-public struct RealtimeTranslationServerEventSessionClosed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationServerEventSessionClosed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -463,6 +525,13 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Equatable, S
         try writer.encode(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a translation session is created. Emitted automatically when a
@@ -470,7 +539,7 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Equatable, S
 /// the default translation session configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionCreated`.
-public struct RealtimeTranslationServerEventSessionCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationServerEventSessionCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The translation session configuration.
@@ -518,6 +587,14 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Equatable, 
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when optional source-language transcript text is available. This event
@@ -527,7 +604,7 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Equatable, 
 /// unconditional spaces between deltas.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionInputTranscriptDelta`.
-public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Append-only source-language transcript text.
@@ -585,6 +662,15 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
         try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.elapsedMs, other.elapsedMs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when translated output audio is available. The `delta` contains a
@@ -592,7 +678,7 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
 /// complete delta instead of assuming a fixed byte or sample count.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionOutputAudioDelta`.
-public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Base64-encoded translated audio data.
@@ -669,6 +755,17 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
         try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sampleRate, other.sampleRate) else { return false }
+        guard equal(self.channels, other.channels) else { return false }
+        guard equal(self.elapsedMs, other.elapsedMs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when translated transcript text is available.
@@ -677,7 +774,7 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Eq
 /// unconditional spaces between deltas.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionOutputTranscriptDelta`.
-public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Append-only transcript text for the translated output audio.
@@ -735,13 +832,22 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
         try writer.encodeIfPresent(self.elapsedMs, "elapsed_ms")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.elapsedMs, other.elapsedMs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when a translation session is updated with a `session.update` event,
 /// unless there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionUpdated`.
-public struct RealtimeTranslationServerEventSessionUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationServerEventSessionUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The translation session configuration.
@@ -789,13 +895,21 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Equatable, 
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A Realtime translation session. Translation sessions continuously translate input
 /// audio into the configured output language.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession`.
-public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
@@ -861,10 +975,20 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration for translation input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeTranslationSession.Audio.Input?
         public var output: RealtimeTranslationSession.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -905,8 +1029,16 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Input: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Optional source-language transcription. When configured, the server emits
             /// `session.input_transcript.delta` events. Translation itself still runs from
             /// the input audio stream.
@@ -955,12 +1087,20 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.transcription, other.transcription) else { return false }
+                guard equal(self.noiseReduction, other.noiseReduction) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Optional source-language transcription. When configured, the server emits
             /// `session.input_transcript.delta` events. Translation itself still runs from
             /// the input audio stream.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input/properties/transcription/anyOf/0`.
-            public struct Transcription: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct Transcription: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// The transcription model used for source transcript deltas.
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -997,12 +1137,19 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                     try writer.encode(self.model, "model")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.model, other.model) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
 
             /// Optional input noise reduction.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct NoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1039,11 +1186,18 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                     try writer.encode(self.type, "type")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Output: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1080,6 +1234,13 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
                 try writer.encodeIfPresent(self.language, "language")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.language, other.language) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1088,7 +1249,7 @@ public struct RealtimeTranslationSession: Codable, Equatable, Sendable, SpecDevi
 /// audio in and translated audio plus transcript deltas out continuously.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest`.
-public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Realtime translation model used for this session.
     public var model: Swift.String
     /// Configuration for translation input and output audio.
@@ -1135,10 +1296,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration for translation input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeTranslationSessionCreateRequest.Audio.Input?
         public var output: RealtimeTranslationSessionCreateRequest.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1179,8 +1348,16 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Input: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Optional source-language transcription. When configured, the server emits
             /// `session.input_transcript.delta` events. Translation itself still runs from
             /// the input audio stream.
@@ -1229,12 +1406,20 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.transcription, other.transcription) else { return false }
+                guard equal(self.noiseReduction, other.noiseReduction) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Optional source-language transcription. When configured, the server emits
             /// `session.input_transcript.delta` events. Translation itself still runs from
             /// the input audio stream.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input/properties/transcription/anyOf/0`.
-            public struct Transcription: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct Transcription: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// The transcription model to use for source transcript deltas.
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1271,12 +1456,19 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                     try writer.encode(self.model, "model")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.model, other.model) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
 
             /// Optional input noise reduction. Set to `null` to disable it.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct NoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1313,11 +1505,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                     try writer.encode(self.type, "type")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Output: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1354,6 +1553,13 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
                 try writer.encodeIfPresent(self.language, "language")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.language, other.language) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1361,7 +1567,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Equatable, Senda
 /// Realtime translation session fields that can be updated with `session.update`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest`.
-public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSessionUpdateRequest.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1399,10 +1605,17 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Configuration for translation input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeTranslationSessionUpdateRequest.Audio.Input?
         public var output: RealtimeTranslationSessionUpdateRequest.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1443,8 +1656,16 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Input: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Optional source-language transcription. When configured, the server emits
             /// `session.input_transcript.delta` events. Translation itself still runs from
             /// the input audio stream.
@@ -1493,12 +1714,20 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.transcription, other.transcription) else { return false }
+                guard equal(self.noiseReduction, other.noiseReduction) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Optional source-language transcription. When configured, the server emits
             /// `session.input_transcript.delta` events. Translation itself still runs from
             /// the input audio stream.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/transcription/anyOf/0`.
-            public struct Transcription: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct Transcription: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// The transcription model to use for source transcript deltas.
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1535,12 +1764,19 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                     try writer.encode(self.model, "model")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.model, other.model) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
 
             /// Optional input noise reduction. Set to `null` to disable it.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct NoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1577,11 +1813,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                     try writer.encode(self.type, "type")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Output: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1618,6 +1861,13 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
                 try writer.encodeIfPresent(self.language, "language")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.language, other.language) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1633,7 +1883,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Equatable, Senda
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTruncation`.
-public indirect enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeTruncation: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// The truncation strategy to use for the session.
     case string(TruncationEnum)
     /// Retain a fraction of the conversation tokens when the conversation exceeds the input token limit.
@@ -1667,10 +1917,20 @@ public indirect enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCa
         }
     }
 
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.retentionRatioTruncation(let lhs), .retentionRatioTruncation(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
+
     /// Retain a fraction of the conversation tokens when the conversation exceeds the input token limit. This allows you to amortize truncations across multiple turns, which can help improve cached token usage.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/1`.
-    public struct RetentionRatioTruncation: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RetentionRatioTruncation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit. Setting this to `0.8` means that messages will be dropped until 80% of the maximum allowed tokens are used. This helps reduce the frequency of truncations and improve cache rates.
         ///
         /// At least 0, at most 1.
@@ -1721,10 +1981,18 @@ public indirect enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCa
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.retentionRatio, other.retentionRatio) else { return false }
+            guard equal(self.tokenLimits, other.tokenLimits) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/1/properties/token_limits`.
-        public struct TokenLimits: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct TokenLimits: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Maximum tokens allowed in the conversation after instructions (which including tool definitions). For example, setting this to 5,000 would mean that truncation would occur when the conversation exceeds 5,000 tokens after instructions. This cannot be higher than the model's context window size minus the maximum output tokens.
             ///
             /// At least 0.
@@ -1763,6 +2031,13 @@ public indirect enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCa
                 try writer.encodeIfPresent(self.postInstructions, "post_instructions")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.postInstructions, other.postInstructions) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1779,7 +2054,7 @@ public indirect enum RealtimeTruncation: Codable, Equatable, Sendable, UnknownCa
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0`.
-public indirect enum RealtimeTurnDetection: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeTurnDetection: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Server-side voice activity detection (VAD) which flips on when user speech is detected and off after a period of silence. Selected when `type` is `server_vad`.
     case serverVad(RealtimeTurnDetection.ServerVad)
     /// Server-side semantic turn detection which uses a model to determine when the user has finished speaking. Selected when `type` is `semantic_vad`.
@@ -1812,10 +2087,20 @@ public indirect enum RealtimeTurnDetection: Codable, Equatable, Sendable, Unknow
         }
     }
 
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.serverVad(let lhs), .serverVad(let rhs)): return equal(lhs, rhs)
+        case (.semanticVad(let lhs), .semanticVad(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
+
     /// Server-side voice activity detection (VAD) which flips on when user speech is detected and off after a period of silence.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0/oneOf/0`.
-    public struct ServerVad: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ServerVad: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Used only for `server_vad` mode. Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
         /// higher threshold will require louder audio to activate the model, and
         /// thus might perform better in noisy environments.
@@ -1917,12 +2202,24 @@ public indirect enum RealtimeTurnDetection: Codable, Equatable, Sendable, Unknow
             try writer.encodeIfPresent(self.idleTimeoutMs, "idle_timeout_ms")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.threshold, other.threshold) else { return false }
+            guard equal(self.prefixPaddingMs, other.prefixPaddingMs) else { return false }
+            guard equal(self.silenceDurationMs, other.silenceDurationMs) else { return false }
+            guard equal(self.createResponse, other.createResponse) else { return false }
+            guard equal(self.interruptResponse, other.interruptResponse) else { return false }
+            guard equal(self.idleTimeoutMs, other.idleTimeoutMs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Server-side semantic turn detection which uses a model to determine when the user has finished speaking.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0/oneOf/1`.
-    public struct SemanticVad: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct SemanticVad: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
         ///
         /// Default: `"auto"`.
@@ -1985,6 +2282,15 @@ public indirect enum RealtimeTurnDetection: Codable, Equatable, Sendable, Unknow
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.eagerness, other.eagerness) else { return false }
+            guard equal(self.createResponse, other.createResponse) else { return false }
+            guard equal(self.interruptResponse, other.interruptResponse) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2021,7 +2327,7 @@ public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariable
 /// - Note: Also named ``BetaResponsePromptVariablesValue``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
-public indirect enum ResponsePromptVariablesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum ResponsePromptVariablesValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     /// A text input to the model.
     case inputTextContent(InputTextContent)
@@ -2070,6 +2376,18 @@ public indirect enum ResponsePromptVariablesValue: Codable, Equatable, Sendable,
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.inputTextContent(let lhs), .inputTextContent(let rhs)): return equal(lhs, rhs)
+        case (.inputImageContent(let lhs), .inputImageContent(let rhs)): return equal(lhs, rhs)
+        case (.inputFileContent(let lhs), .inputFileContent(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Use this option to force the model to call a specific function.
@@ -2077,7 +2395,7 @@ public indirect enum ResponsePromptVariablesValue: Codable, Equatable, Sendable,
 /// - Note: Also named ``BetaToolChoiceFunction``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceFunction`.
-public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolChoiceFunction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2116,6 +2434,13 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Use this option to force the model to call a specific tool on a remote MCP server.
@@ -2123,7 +2448,7 @@ public struct ToolChoiceFunction: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaToolChoiceMCP``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceMCP`.
-public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolChoiceMCP: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The label of the MCP server to use.
     public var serverLabel: Swift.String
     /// The name of the tool to call on the server.
@@ -2170,6 +2495,14 @@ public struct ToolChoiceMCP: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.serverLabel, "server_label")
         try writer.encodeIfPresent(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AudioTranscription`.
-public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AudioTranscription: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
     public var model: AudioTranscription.Model?
     /// The language of the input audio. Supplying the input language in
@@ -90,6 +90,18 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.language, other.language) else { return false }
+        guard equal(self.languages, other.languages) else { return false }
+        guard equal(self.keywords, other.keywords) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.delay, other.delay) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -129,7 +141,7 @@ public struct AudioTranscription: Codable, Equatable, Sendable, SpecDeviationRep
 }
 
 /// - Remark: Generated from `#/components/schemas/AudioTranscriptionResponse`.
-public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AudioTranscriptionResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
     public var model: AudioTranscriptionResponse.Model?
     /// The language of the input audio.
@@ -190,6 +202,16 @@ public struct AudioTranscriptionResponse: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.languages, "languages")
         try writer.encodeIfPresent(self.prompt, "prompt")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.language, other.language) else { return false }
+        guard equal(self.languages, other.languages) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
@@ -254,7 +276,7 @@ public struct CallableToolAllowedCaller: OpenEnum {
 /// - Note: Also named ``BetaMCPTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPTool`.
-public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A label for this MCP server, used to identify it in tool calls.
     public var serverLabel: Swift.String
     /// The URL for the MCP server. One of `server_url`, `connector_id`, or
@@ -388,6 +410,23 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.serverLabel, other.serverLabel) else { return false }
+        guard equal(self.serverURL, other.serverURL) else { return false }
+        guard equal(self.connectorID, other.connectorID) else { return false }
+        guard equal(self.tunnelID, other.tunnelID) else { return false }
+        guard equal(self.authorization, other.authorization) else { return false }
+        guard equal(self.serverDescription, other.serverDescription) else { return false }
+        guard equal(self.headers, other.headers) else { return false }
+        guard equal(self.allowedTools, other.allowedTools) else { return false }
+        guard equal(self.allowedCallers, other.allowedCallers) else { return false }
+        guard equal(self.requireApproval, other.requireApproval) else { return false }
+        guard equal(self.deferLoading, other.deferLoading) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Identifier for service connectors, like those available in ChatGPT. One of
     /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
     /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
@@ -443,7 +482,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/allowed_tools/anyOf/0`.
-    public indirect enum AllowedTools: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum AllowedTools: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A string array of allowed tool names.
         case mcpAllowedTools([Swift.String])
         /// A filter object to specify which tools are allowed.
@@ -476,6 +515,16 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.mcpAllowedTools(let lhs), .mcpAllowedTools(let rhs)): return equal(lhs, rhs)
+            case (.mcpToolFilter(let lhs), .mcpToolFilter(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Specify which of the MCP server's tools require approval.
@@ -483,7 +532,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0`.
-    public indirect enum RequireApproval: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum RequireApproval: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Specify which of the MCP server's tools require approval.
         case mcpToolApprovalFilter(MCPTool.RequireApproval.MCPToolApprovalFilter)
         /// Specify a single approval policy for all tools.
@@ -517,12 +566,22 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.mcpToolApprovalFilter(let lhs), .mcpToolApprovalFilter(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Specify which of the MCP server's tools require approval. Can be
         /// `always`, `never`, or a filter object associated with tools
         /// that require approval.
         ///
         /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/0`.
-        public struct MCPToolApprovalFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct MCPToolApprovalFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A filter object to specify which tools are allowed.
             public var always: MCPToolFilter?
             /// A filter object to specify which tools are allowed.
@@ -568,6 +627,14 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
                 try writer.encodeIfPresent(self.never, "never")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.always, other.always) else { return false }
+                guard equal(self.never, other.never) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
 
         /// Specify a single approval policy for all tools. One of `always` or
@@ -598,7 +665,7 @@ public struct MCPTool: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaMCPToolFilter``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolFilter`.
-public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct MCPToolFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// List of allowed tool names.
     public var toolNames: [Swift.String]?
     /// Indicates whether or not a tool modifies data or is read-only. If an
@@ -646,6 +713,14 @@ public struct MCPToolFilter: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encodeIfPresent(self.readOnly, "read_only")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.toolNames, other.toolNames) else { return false }
+        guard equal(self.readOnly, other.readOnly) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
@@ -673,7 +748,7 @@ public struct NoiseReductionType: OpenEnum {
 /// - Note: Also named ``BetaPrompt``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Prompt/anyOf/0`.
-public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Prompt: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
     /// Optional version of the prompt template.
@@ -728,12 +803,21 @@ public struct Prompt: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.variables, "variables")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.version, other.version) else { return false }
+        guard equal(self.variables, other.variables) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats`.
-public indirect enum RealtimeAudioFormats: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum RealtimeAudioFormats: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// The PCM audio format. Selected when `type` is `audio/pcm`.
     case audioPcm(RealtimeAudioFormats.AudioPcm)
     /// The G.711 μ-law format. Selected when `type` is `audio/pcmu`.
@@ -771,10 +855,21 @@ public indirect enum RealtimeAudioFormats: Codable, Equatable, Sendable, Unknown
         }
     }
 
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.audioPcm(let lhs), .audioPcm(let rhs)): return equal(lhs, rhs)
+        case (.audioPcmu(let lhs), .audioPcmu(let rhs)): return equal(lhs, rhs)
+        case (.audioPcma(let lhs), .audioPcma(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
+
     /// The PCM audio format. Only a 24kHz sample rate is supported.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/0`.
-    public struct AudioPcm: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct AudioPcm: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sample rate of the audio. Always `24000`.
         public var rate: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -813,12 +908,19 @@ public indirect enum RealtimeAudioFormats: Codable, Equatable, Sendable, Unknown
             try writer.encodeIfPresent(self.rate, "rate")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.rate, other.rate) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// The G.711 μ-law format.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/1`.
-    public struct AudioPcmu: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct AudioPcmu: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
         /// The members of the JSON object that the schema does not declare, in the order received;
@@ -849,12 +951,18 @@ public indirect enum RealtimeAudioFormats: Codable, Equatable, Sendable, Unknown
             try writer.encode("audio/pcmu", "type")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// The G.711 A-law format.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/2`.
-    public struct AudioPcma: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct AudioPcma: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
         /// The members of the JSON object that the schema does not declare, in the order received;
@@ -885,6 +993,12 @@ public indirect enum RealtimeAudioFormats: Codable, Equatable, Sendable, Unknown
             try writer.encode("audio/pcma", "type")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -897,7 +1011,7 @@ public indirect enum RealtimeAudioFormats: Codable, Equatable, Sendable, Unknown
 /// event, otherwise an `error` event will be sent.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemCreate`.
-public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventConversationItemCreate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     ///
     /// At most 512 characters.
@@ -958,6 +1072,15 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable,
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.previousItemID, other.previousItemID) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event when you want to remove any item from the conversation
@@ -966,7 +1089,7 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Equatable,
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemDelete`.
-public struct RealtimeBetaClientEventConversationItemDelete: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventConversationItemDelete: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the item to delete.
@@ -1014,6 +1137,14 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Equatable,
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event when you want to retrieve the server's representation of a specific item in the conversation history. This is useful, for example, to inspect user audio after noise cancellation and VAD.
@@ -1022,7 +1153,7 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Equatable,
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemRetrieve`.
-public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the item to retrieve.
@@ -1070,6 +1201,14 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Equatabl
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to truncate a previous assistant message’s audio. The server
@@ -1085,7 +1224,7 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Equatabl
 /// event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemTruncate`.
-public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventConversationItemTruncate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the assistant message item to truncate. Only assistant message
@@ -1150,6 +1289,16 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Equatabl
         try writer.encode(self.audioEndMs, "audio_end_ms")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.audioEndMs, other.audioEndMs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to append audio bytes to the input audio buffer. The audio
@@ -1164,7 +1313,7 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Equatabl
 /// not send a confirmation response to this event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventInputAudioBufferAppend`.
-public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Base64-encoded audio bytes. This must be in the format specified by the
@@ -1213,13 +1362,21 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Equatable,
         try writer.encode(self.audio, "audio")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to clear the audio bytes in the buffer. The server will
 /// respond with an `input_audio_buffer.cleared` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventInputAudioBufferClear`.
-public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1258,6 +1415,13 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Equatable, 
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to commit the user input audio buffer, which will create a
@@ -1272,7 +1436,7 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Equatable, 
 /// event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventInputAudioBufferCommit`.
-public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1311,6 +1475,13 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Equatable,
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// **WebRTC/SIP Only:** Emit to cut off the current audio response. This will trigger the server to
@@ -1320,7 +1491,7 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Equatable,
 /// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventOutputAudioBufferClear`.
-public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1359,6 +1530,13 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Equatable,
         try writer.encodeIfPresent(self.eventID, "event_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to cancel an in-progress response. The server will respond
@@ -1366,7 +1544,7 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Equatable,
 /// there is no response to cancel, the server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventResponseCancel`.
-public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventResponseCancel: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// A specific response ID to cancel - if not provided, will cancel an
@@ -1415,6 +1593,14 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.responseID, "response_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// This event instructs the server to create a Response, which means triggering
@@ -1443,7 +1629,7 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Equatable, Sendabl
 /// raw Items and references to existing Items.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventResponseCreate`.
-public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventResponseCreate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Create a new Realtime response with these parameters
@@ -1491,6 +1677,14 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to update the session’s default configuration.
@@ -1505,7 +1699,7 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Equatable, Sendabl
 /// `instructions`, pass an empty string.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventSessionUpdate`.
-public struct RealtimeBetaClientEventSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventSessionUpdate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// A new Realtime session configuration, with an ephemeral key. Default TTL
@@ -1554,12 +1748,20 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Equatable, Sendable
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Send this event to update a transcription session.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventTranscriptionSessionUpdate`.
-public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Realtime transcription session object configuration.
@@ -1607,12 +1809,20 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Equata
         try writer.encode(self.session, "session")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The response resource.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse`.
-public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the response.
     public var id: Swift.String?
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
@@ -1751,6 +1961,24 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.statusDetails, other.statusDetails) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.conversationID, other.conversationID) else { return false }
+        guard equal(self.voice, other.voice) else { return false }
+        guard equal(self.modalities, other.modalities) else { return false }
+        guard equal(self.outputAudioFormat, other.outputAudioFormat) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
     /// `incomplete`, `in_progress`).
     ///
@@ -1783,7 +2011,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     /// Additional details about the status.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details`.
-    public struct StatusDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct StatusDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The type of error that caused the response to fail, corresponding
         /// with the `status` field (`completed`, `cancelled`, `incomplete`,
         /// `failed`).
@@ -1842,6 +2070,15 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             try writer.encodeIfPresent(self.reason, "reason")
             try writer.encodeIfPresent(self.error, "error")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.reason, other.reason) else { return false }
+            guard equal(self.error, other.error) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
 
         /// The type of error that caused the response to fail, corresponding
@@ -1904,7 +2141,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
         /// populated when the `status` is `failed`.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details/properties/error`.
-        public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ErrorValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The type of error.
             public var type: Swift.String?
             /// Error code, if any.
@@ -1950,6 +2187,14 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 try writer.encodeIfPresent(self.code, "code")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.type, other.type) else { return false }
+                guard equal(self.code, other.code) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -1959,7 +2204,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     /// audio tokens) will become the input for later turns.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage`.
-    public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Usage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The total number of tokens in the Response including input and output
         /// text and audio tokens.
         public var totalTokens: Swift.Int?
@@ -2030,10 +2275,21 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.totalTokens, other.totalTokens) else { return false }
+            guard equal(self.inputTokens, other.inputTokens) else { return false }
+            guard equal(self.outputTokens, other.outputTokens) else { return false }
+            guard equal(self.inputTokenDetails, other.inputTokenDetails) else { return false }
+            guard equal(self.outputTokenDetails, other.outputTokenDetails) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Details about the input tokens used in the Response.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/input_token_details`.
-        public struct InputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct InputTokenDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The number of cached tokens used as input for the Response.
             public var cachedTokens: Swift.Int?
             /// The number of text tokens used as input for the Response.
@@ -2101,10 +2357,21 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.cachedTokens, other.cachedTokens) else { return false }
+                guard equal(self.textTokens, other.textTokens) else { return false }
+                guard equal(self.imageTokens, other.imageTokens) else { return false }
+                guard equal(self.audioTokens, other.audioTokens) else { return false }
+                guard equal(self.cachedTokensDetails, other.cachedTokensDetails) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Details about the cached tokens used as input for the Response.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/input_token_details/properties/cached_tokens_details`.
-            public struct CachedTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct CachedTokensDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// The number of cached text tokens used as input for the Response.
                 public var textTokens: Swift.Int?
                 /// The number of cached image tokens used as input for the Response.
@@ -2157,13 +2424,22 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                     try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.textTokens, other.textTokens) else { return false }
+                    guard equal(self.imageTokens, other.imageTokens) else { return false }
+                    guard equal(self.audioTokens, other.audioTokens) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
         }
 
         /// Details about the output tokens used in the Response.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/output_token_details`.
-        public struct OutputTokenDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct OutputTokenDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The number of text tokens used in the Response.
             public var textTokens: Swift.Int?
             /// The number of audio tokens used in the Response.
@@ -2208,6 +2484,14 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
                 try writer.encodeIfPresent(self.textTokens, "text_tokens")
                 try writer.encodeIfPresent(self.audioTokens, "audio_tokens")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.textTokens, other.textTokens) else { return false }
+                guard equal(self.audioTokens, other.audioTokens) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
         }
     }
@@ -2257,7 +2541,7 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/max_output_tokens`.
-    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2291,13 +2575,23 @@ public struct RealtimeBetaResponse: Codable, Equatable, Sendable, SpecDeviationR
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Create a new Realtime response with these parameters
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams`.
-public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaResponseCreateParams: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The set of modalities the model can respond with. To disable audio,
     /// set this to ["text"].
     public var modalities: [RealtimeBetaResponseCreateParams.Modality]?
@@ -2449,6 +2743,24 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.modalities, other.modalities) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.voice, other.voice) else { return false }
+        guard equal(self.outputAudioFormat, other.outputAudioFormat) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.conversation, other.conversation) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/modalities/items`.
@@ -2494,7 +2806,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tool_choice`.
-    public indirect enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolChoice: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -2534,6 +2846,17 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.options(let lhs), .options(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.mcp(let lhs), .mcp(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Maximum number of output tokens for a single assistant response,
@@ -2544,7 +2867,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/max_output_tokens`.
-    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2576,6 +2899,16 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
             case .integer(let value): try value.encode(to: encoder)
             case .string(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -2615,7 +2948,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Equatable, Sendable, Sp
 ///     to the Conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemCreated`.
-public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the preceding item in the Conversation context, allows the
@@ -2672,6 +3005,15 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.previousItemID, other.previousItemID) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when an item in the conversation is deleted by the client with a
@@ -2679,7 +3021,7 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Equatable
 /// server's understanding of the conversation history with the client's view.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemDeleted`.
-public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item that was deleted.
@@ -2727,6 +3069,14 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Returned when input audio transcription is configured, and a transcription
@@ -2734,7 +3084,7 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Equatable
 /// `error` events so that the client can identify the related Item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the user message item.
@@ -2797,10 +3147,20 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.eventID, other.eventID) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Details of the transcription error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed/properties/error`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ErrorValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The type of error.
         public var type: Swift.String?
         /// Error code, if any.
@@ -2859,6 +3219,16 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
             try writer.encodeIfPresent(self.message, "message")
             try writer.encodeIfPresent(self.param, "param")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.param, other.param) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -8,7 +8,7 @@ import OpenAIRuntime
 /// for keys is one minute.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest`.
-public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// Ephemeral key returned by the API.
     public var clientSecret: RealtimeSessionCreateRequest.ClientSecret
     /// The set of modalities the model can respond with. To disable audio,
@@ -184,6 +184,28 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.clientSecret, other.clientSecret) else { return false }
+        guard equal(self.modalities, other.modalities) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.voice, other.voice) else { return false }
+        guard equal(self.inputAudioFormat, other.inputAudioFormat) else { return false }
+        guard equal(self.outputAudioFormat, other.outputAudioFormat) else { return false }
+        guard equal(self.inputAudioTranscription, other.inputAudioTranscription) else { return false }
+        guard equal(self.speed, other.speed) else { return false }
+        guard equal(self.tracing, other.tracing) else { return false }
+        guard equal(self.turnDetection, other.turnDetection) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.maxResponseOutputTokens, other.maxResponseOutputTokens) else { return false }
+        guard equal(self.truncation, other.truncation) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
     public var customMirror: Mirror {
         Mirror(
@@ -213,7 +235,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     /// Ephemeral key returned by the API.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/client_secret`.
-    public struct ClientSecret: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ClientSecret: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Ephemeral key usable in client environments to authenticate connections
         /// to the Realtime API. Use this in client-side environments rather than
         /// a standard API token, which should only be used server-side.
@@ -264,6 +286,14 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             try writer.encode(self.expiresAt, "expires_at")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.value, other.value) else { return false }
+            guard equal(self.expiresAt, other.expiresAt) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -290,7 +320,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     /// rather than the representation understood by the model.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/input_audio_transcription`.
-    public struct InputAudioTranscription: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputAudioTranscription: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The model to use for transcription.
         public var model: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -327,6 +357,13 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             try writer.encodeIfPresent(self.model, "model")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.model, other.model) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Configuration options for tracing. Set to null to disable tracing. Once
@@ -338,7 +375,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tracing`.
-    public indirect enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Tracing: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -375,10 +412,20 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.tracingConfiguration(let lhs), .tracingConfiguration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tracing/oneOf/1`.
-        public struct TracingConfiguration: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct TracingConfiguration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the traces dashboard.
             public var workflowName: Swift.String?
@@ -434,6 +481,15 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
                 try writer.encodeIfPresent(self.metadata, "metadata")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.workflowName, other.workflowName) else { return false }
+                guard equal(self.groupID, other.groupID) else { return false }
+                guard equal(self.metadata, other.metadata) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -442,7 +498,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     /// audio volume and respond at the end of user speech.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/turn_detection`.
-    public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct TurnDetection: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Type of turn detection, only `server_vad` is currently supported.
         public var type: Swift.String?
         /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
@@ -507,6 +563,16 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.threshold, other.threshold) else { return false }
+            guard equal(self.prefixPaddingMs, other.prefixPaddingMs) else { return false }
+            guard equal(self.silenceDurationMs, other.silenceDurationMs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Maximum number of output tokens for a single assistant response,
@@ -517,7 +583,7 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/max_response_output_tokens`.
-    public indirect enum MaxResponseOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxResponseOutputTokens: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -549,6 +615,16 @@ public struct RealtimeSessionCreateRequest: Codable, Equatable, Sendable, SpecDe
             case .integer(let value): try value.encode(to: encoder)
             case .string(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

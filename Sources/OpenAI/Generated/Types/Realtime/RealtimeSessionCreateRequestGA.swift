@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Realtime session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA`.
-public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
     /// that the model will respond with audio plus a transcript. `["text"]` can be used to make
     /// the model respond with text only. It is not possible to request both `text` and `audio` at the same time.
@@ -157,6 +157,25 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputModalities, other.outputModalities) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.tracing, other.tracing) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.reasoning, other.reasoning) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.truncation, other.truncation) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/output_modalities/items`.
@@ -247,7 +266,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     /// Configuration for input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeSessionCreateRequestGA.Audio.Input?
         public var output: RealtimeSessionCreateRequestGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -288,8 +307,16 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Input: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The format of the input audio.
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](https://platform.openai.com/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
@@ -359,12 +386,22 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.transcription, other.transcription) else { return false }
+                guard equal(self.noiseReduction, other.noiseReduction) else { return false }
+                guard equal(self.turnDetection, other.turnDetection) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct NoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -401,11 +438,18 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                     try writer.encodeIfPresent(self.type, "type")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Output: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
             public var format: RealtimeAudioFormats?
             /// The voice the model uses to respond. Supported built-in voices are
@@ -471,6 +515,15 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 try writer.encodeIfPresent(self.speed, "speed")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.voice, other.voice) else { return false }
+                guard equal(self.speed, other.speed) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -483,7 +536,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tracing`.
-    public indirect enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Tracing: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Enables tracing and sets default values for tracing configuration options.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -520,10 +573,20 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.tracingConfiguration(let lhs), .tracingConfiguration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tracing/oneOf/1`.
-        public struct TracingConfiguration: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct TracingConfiguration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the Traces Dashboard.
             public var workflowName: Swift.String?
@@ -579,13 +642,22 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
                 try writer.encodeIfPresent(self.metadata, "metadata")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.workflowName, other.workflowName) else { return false }
+                guard equal(self.groupID, other.groupID) else { return false }
+                guard equal(self.metadata, other.metadata) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
@@ -617,6 +689,16 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.mcp(let lhs), .mcp(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// How the model chooses tools. Provide one of the string modes or force a specific
@@ -625,7 +707,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tool_choice`.
-    public indirect enum ToolChoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ToolChoice: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -665,6 +747,17 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.options(let lhs), .options(let rhs)): return equal(lhs, rhs)
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.mcp(let lhs), .mcp(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Maximum number of output tokens for a single assistant response,
@@ -675,7 +768,7 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/max_output_tokens`.
-    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -707,6 +800,16 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
             case .integer(let value): try value.encode(to: encoder)
             case .string(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

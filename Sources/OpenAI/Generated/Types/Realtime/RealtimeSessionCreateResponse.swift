@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// A Realtime session configuration object.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse`.
-public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String?
     /// The object type. Always `realtime.session`.
@@ -156,6 +156,25 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.outputModalities, other.outputModalities) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.audio, other.audio) else { return false }
+        guard equal(self.tracing, other.tracing) else { return false }
+        guard equal(self.turnDetection, other.turnDetection) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/output_modalities/items`.
@@ -176,7 +195,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     /// Configuration for input and output audio for the session.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio`.
-    public struct Audio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeSessionCreateResponse.Audio.Input?
         public var output: RealtimeSessionCreateResponse.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -217,8 +236,16 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input`.
-        public struct Input: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Input: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription.
             public var transcription: AudioTranscriptionResponse?
@@ -278,10 +305,20 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
 
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.transcription, other.transcription) else { return false }
+                guard equal(self.noiseReduction, other.noiseReduction) else { return false }
+                guard equal(self.turnDetection, other.turnDetection) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+
             /// Configuration for input audio noise reduction.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct NoiseReduction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -318,12 +355,19 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                     try writer.encodeIfPresent(self.type, "type")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
 
             /// Configuration for turn detection.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input/properties/turn_detection`.
-            public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
+            public struct TurnDetection: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
                 /// Type of turn detection, only `server_vad` is currently supported.
                 public var type: Swift.String?
                 public var threshold: Swift.Double?
@@ -380,11 +424,21 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                     try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
                     try writer.encode(undeclared: self.undeclaredMembers)
                 }
+
+                /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+                public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                    guard equal(self.type, other.type) else { return false }
+                    guard equal(self.threshold, other.threshold) else { return false }
+                    guard equal(self.prefixPaddingMs, other.prefixPaddingMs) else { return false }
+                    guard equal(self.silenceDurationMs, other.silenceDurationMs) else { return false }
+                    guard equal(self.specDeviations, other.specDeviations) else { return false }
+                    return equal(self.undeclaredMembers, other.undeclaredMembers)
+                }
             }
         }
 
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/output`.
-        public struct Output: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Output: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             public var format: RealtimeAudioFormats?
             public var voice: VoiceIDsShared?
             public var speed: Swift.Double?
@@ -429,6 +483,15 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 try writer.encodeIfPresent(self.speed, "speed")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.format, other.format) else { return false }
+                guard equal(self.voice, other.voice) else { return false }
+                guard equal(self.speed, other.speed) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -441,7 +504,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/tracing`.
-    public indirect enum Tracing: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Tracing: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -478,10 +541,20 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.tracingConfiguration(let lhs), .tracingConfiguration(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/tracing/oneOf/1`.
-        public struct TracingConfiguration: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct TracingConfiguration: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the traces dashboard.
             public var workflowName: Swift.String?
@@ -537,6 +610,15 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
                 try writer.encodeIfPresent(self.metadata, "metadata")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.workflowName, other.workflowName) else { return false }
+                guard equal(self.groupID, other.groupID) else { return false }
+                guard equal(self.metadata, other.metadata) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 
@@ -545,7 +627,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     /// audio volume and respond at the end of user speech.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/turn_detection`.
-    public struct TurnDetection: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct TurnDetection: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Type of turn detection, only `server_vad` is currently supported.
         public var type: Swift.String?
         /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
@@ -610,6 +692,16 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             try writer.encodeIfPresent(self.silenceDurationMs, "silence_duration_ms")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.threshold, other.threshold) else { return false }
+            guard equal(self.prefixPaddingMs, other.prefixPaddingMs) else { return false }
+            guard equal(self.silenceDurationMs, other.silenceDurationMs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Maximum number of output tokens for a single assistant response,
@@ -620,7 +712,7 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/max_output_tokens`.
-    public indirect enum MaxOutputTokens: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum MaxOutputTokens: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -652,6 +744,16 @@ public struct RealtimeSessionCreateResponse: Codable, Equatable, Sendable, SpecD
             case .integer(let value): try value.encode(to: encoder)
             case .string(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.integer(let lhs), .integer(let rhs)): return equal(lhs, rhs)
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

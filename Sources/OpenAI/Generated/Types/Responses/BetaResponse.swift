@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// The response object
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponse`.
-public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -383,6 +383,45 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self._user, other._user) else { return false }
+        guard equal(self.safetyIdentifier, other.safetyIdentifier) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self._promptCacheRetention, other._promptCacheRetention) else { return false }
+        guard equal(self.previousResponseID, other.previousResponseID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.maxToolCalls, other.maxToolCalls) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.serviceTier, other.serviceTier) else { return false }
+        guard equal(self.truncation, other.truncation) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.completedAt, other.completedAt) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.incompleteDetails, other.incompleteDetails) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.reasoning, other.reasoning) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.promptCacheOptions, other.promptCacheOptions) else { return false }
+        guard equal(self.moderation, other.moderation) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.conversation, other.conversation) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the response generation. One of `completed`, `failed`,
     /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
     ///
@@ -418,7 +457,7 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
     /// Details about why the response is incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IncompleteDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The reason why the response is incomplete.
         public var reason: BetaResponse.IncompleteDetails.Reason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -454,6 +493,13 @@ public struct BetaResponse: Codable, Equatable, Sendable, SpecDeviationReporting
             var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.reason, "reason")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.reason, other.reason) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
 
         /// The reason why the response is incomplete.

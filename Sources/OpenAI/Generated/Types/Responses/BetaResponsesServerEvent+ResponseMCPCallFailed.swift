@@ -8,7 +8,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an MCP  tool call has failed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/48`.
-    public struct ResponseMCPCallFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPCallFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that failed.
@@ -79,6 +79,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -86,7 +97,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an MCP  tool call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/49`.
-    public struct ResponseMCPCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -157,6 +168,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -164,7 +186,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the list of available MCP tools has been successfully retrieved.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/50`.
-    public struct ResponseMCPListToolsCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPListToolsCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that produced this output.
@@ -235,6 +257,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -242,7 +275,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the attempt to list available MCP tools has failed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/51`.
-    public struct ResponseMCPListToolsFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPListToolsFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that failed.
@@ -313,6 +346,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -320,7 +364,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the system is in the process of retrieving the list of available MCP tools.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/52`.
-    public struct ResponseMCPListToolsInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPListToolsInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that is being processed.
@@ -391,6 +435,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -398,7 +453,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a new output item is added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/26`.
-    public struct ResponseOutputItemAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseOutputItemAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that was added.
@@ -472,6 +527,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.item, other.item) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -479,7 +545,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an output item is marked done.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/27`.
-    public struct ResponseOutputItemDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseOutputItemDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that was marked done.
@@ -550,6 +616,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.item, other.item) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -557,7 +634,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an annotation is added to output text content.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/53`.
-    public struct ResponseOutputTextAnnotationAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseOutputTextAnnotationAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The unique identifier of the item to which the annotation is being added.
@@ -649,6 +726,20 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.annotationIndex, other.annotationIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.annotation, other.annotation) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -656,7 +747,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when there is an additional text delta.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/36`.
-    public struct ResponseOutputTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseOutputTextDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the text delta was added to.
@@ -748,6 +839,20 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.logprobs, other.logprobs) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -755,7 +860,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when text content is finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/37`.
-    public struct ResponseOutputTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseOutputTextDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the text content is finalized.
@@ -847,6 +952,20 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.logprobs, other.logprobs) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -854,7 +973,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a response is queued and waiting to be processed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/54`.
-    public struct ResponseQueued: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseQueued: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The full response object that is queued.
@@ -918,6 +1037,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -925,7 +1054,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a new reasoning summary part is added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/28`.
-    public struct ResponseReasoningSummaryPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseReasoningSummaryPartAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary part is associated with.
@@ -1010,6 +1139,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.part, other.part) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1017,7 +1159,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a reasoning summary part is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/29`.
-    public struct ResponseReasoningSummaryPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseReasoningSummaryPartDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary part is associated with.
@@ -1104,6 +1246,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.part, other.part) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1111,7 +1266,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a delta is added to a reasoning summary text.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/30`.
-    public struct ResponseReasoningSummaryTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseReasoningSummaryTextDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary text delta is associated with.
@@ -1196,6 +1351,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1203,7 +1371,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a reasoning summary text is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/31`.
-    public struct ResponseReasoningSummaryTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseReasoningSummaryTextDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary text is associated with.
@@ -1288,6 +1456,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1295,7 +1476,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a delta is added to a reasoning text.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/32`.
-    public struct ResponseReasoningTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseReasoningTextDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this reasoning text delta is associated with.
@@ -1380,6 +1561,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1387,7 +1581,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a reasoning text is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/33`.
-    public struct ResponseReasoningTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseReasoningTextDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this reasoning text is associated with.
@@ -1472,6 +1666,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1479,7 +1686,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when there is a partial refusal text.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/34`.
-    public struct ResponseRefusalDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseRefusalDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the refusal text is added to.
@@ -1564,6 +1771,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1571,7 +1791,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when refusal text is finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/35`.
-    public struct ResponseRefusalDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseRefusalDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the refusal text is finalized.
@@ -1656,6 +1876,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.refusal, other.refusal) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1663,7 +1896,7 @@ extension BetaResponsesServerEvent {
     /// A streaming event that indicated a shell command was added to a tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/18`.
-    public struct ResponseShellCallCommandAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseShellCallCommandAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -1741,6 +1974,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.commandIndex, other.commandIndex) else { return false }
+            guard equal(self.command, other.command) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1748,7 +1993,7 @@ extension BetaResponsesServerEvent {
     /// A streaming event that indicated a shell command was incrementally updated.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/19`.
-    public struct ResponseShellCallCommandDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseShellCallCommandDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -1832,6 +2077,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.obfuscation, "obfuscation")
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.commandIndex, other.commandIndex) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.obfuscation, other.obfuscation) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

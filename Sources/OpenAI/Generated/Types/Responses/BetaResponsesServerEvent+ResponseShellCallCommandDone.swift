@@ -8,7 +8,7 @@ extension BetaResponsesServerEvent {
     /// A streaming event that indicated a shell command was completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/20`.
-    public struct ResponseShellCallCommandDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseShellCallCommandDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -86,6 +86,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.commandIndex, other.commandIndex) else { return false }
+            guard equal(self.command, other.command) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -93,7 +105,7 @@ extension BetaResponsesServerEvent {
     /// A streaming event that indicated shell call output was incrementally added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/21`.
-    public struct ResponseShellCallOutputContentDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseShellCallOutputContentDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -178,6 +190,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.commandIndex, other.commandIndex) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -185,7 +210,7 @@ extension BetaResponsesServerEvent {
     /// A streaming event that indicated shell call output was completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/22`.
-    public struct ResponseShellCallOutputContentDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseShellCallOutputContentDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -270,6 +295,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.commandIndex, other.commandIndex) else { return false }
+            guard equal(self.output, other.output) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -277,7 +315,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a web search call is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/38`.
-    public struct ResponseWebSearchCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseWebSearchCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the web search call is associated with.
@@ -348,6 +386,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -355,7 +404,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a web search call is initiated.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/39`.
-    public struct ResponseWebSearchCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseWebSearchCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the web search call is associated with.
@@ -426,6 +475,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -433,7 +493,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a web search call is executing.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/40`.
-    public struct ResponseWebSearchCallSearching: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseWebSearchCallSearching: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the web search call is associated with.
@@ -503,6 +563,17 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent`.
-public indirect enum BetaResponsesServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaResponsesServerEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(BetaResponsesServerEvent.ResponseAudioDelta)
     /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
@@ -331,13 +331,81 @@ public indirect enum BetaResponsesServerEvent: Codable, Equatable, Sendable, Unk
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.responseAudioDelta(let lhs), .responseAudioDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioDone(let lhs), .responseAudioDone(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioTranscriptDelta(let lhs), .responseAudioTranscriptDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioTranscriptDone(let lhs), .responseAudioTranscriptDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCodeDelta(let lhs), .responseCodeInterpreterCallCodeDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCodeDone(let lhs), .responseCodeInterpreterCallCodeDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCompleted(let lhs), .responseCodeInterpreterCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallInProgress(let lhs), .responseCodeInterpreterCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallInterpreting(let lhs), .responseCodeInterpreterCallInterpreting(let rhs)): return equal(lhs, rhs)
+        case (.responseCompleted(let lhs), .responseCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseContentPartAdded(let lhs), .responseContentPartAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseContentPartDone(let lhs), .responseContentPartDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCreated(let lhs), .responseCreated(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallCompleted(let lhs), .responseFileSearchCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallInProgress(let lhs), .responseFileSearchCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallSearching(let lhs), .responseFileSearchCallSearching(let rhs)): return equal(lhs, rhs)
+        case (.responseFunctionCallArgumentsDelta(let lhs), .responseFunctionCallArgumentsDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseFunctionCallArgumentsDone(let lhs), .responseFunctionCallArgumentsDone(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandAdded(let lhs), .responseShellCallCommandAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandDelta(let lhs), .responseShellCallCommandDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandDone(let lhs), .responseShellCallCommandDone(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallOutputContentDelta(let lhs), .responseShellCallOutputContentDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallOutputContentDone(let lhs), .responseShellCallOutputContentDone(let rhs)): return equal(lhs, rhs)
+        case (.responseInProgress(let lhs), .responseInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseFailed(let lhs), .responseFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseIncomplete(let lhs), .responseIncomplete(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputItemAdded(let lhs), .responseOutputItemAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputItemDone(let lhs), .responseOutputItemDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryPartAdded(let lhs), .responseReasoningSummaryPartAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryPartDone(let lhs), .responseReasoningSummaryPartDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryTextDelta(let lhs), .responseReasoningSummaryTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryTextDone(let lhs), .responseReasoningSummaryTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningTextDelta(let lhs), .responseReasoningTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningTextDone(let lhs), .responseReasoningTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseRefusalDelta(let lhs), .responseRefusalDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseRefusalDone(let lhs), .responseRefusalDone(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextDelta(let lhs), .responseOutputTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextDone(let lhs), .responseOutputTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallCompleted(let lhs), .responseWebSearchCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallInProgress(let lhs), .responseWebSearchCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallSearching(let lhs), .responseWebSearchCallSearching(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallCompleted(let lhs), .responseImageGenerationCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallGenerating(let lhs), .responseImageGenerationCallGenerating(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallInProgress(let lhs), .responseImageGenerationCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallPartialImage(let lhs), .responseImageGenerationCallPartialImage(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallArgumentsDelta(let lhs), .responseMCPCallArgumentsDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallArgumentsDone(let lhs), .responseMCPCallArgumentsDone(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallCompleted(let lhs), .responseMCPCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallFailed(let lhs), .responseMCPCallFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallInProgress(let lhs), .responseMCPCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsCompleted(let lhs), .responseMCPListToolsCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsFailed(let lhs), .responseMCPListToolsFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsInProgress(let lhs), .responseMCPListToolsInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextAnnotationAdded(let lhs), .responseOutputTextAnnotationAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseQueued(let lhs), .responseQueued(let rhs)): return equal(lhs, rhs)
+        case (.responseCustomToolCallInputDelta(let lhs), .responseCustomToolCallInputDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseCustomToolCallInputDone(let lhs), .responseCustomToolCallInputDone(let rhs)): return equal(lhs, rhs)
+        case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+        case (.responseInjectCreated(let lhs), .responseInjectCreated(let rhs)): return equal(lhs, rhs)
+        case (.responseInjectFailed(let lhs), .responseInjectFailed(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 extension BetaResponsesServerEvent {
     /// Emitted when there is a partial audio response.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/0`.
-    public struct ResponseAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// A sequence number for this chunk of the stream response.
@@ -401,6 +469,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -408,7 +486,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the audio response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/1`.
-    public struct ResponseAudioDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of the delta.
@@ -465,6 +543,15 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -472,7 +559,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when there is a partial transcript of audio.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/2`.
-    public struct ResponseAudioTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioTranscriptDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The partial transcript of the audio response.
@@ -536,6 +623,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -543,7 +640,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the full audio transcript is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/3`.
-    public struct ResponseAudioTranscriptDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioTranscriptDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -600,6 +697,15 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -607,7 +713,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a partial code snippet is streamed by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/4`.
-    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallCodeDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code is being streamed.
@@ -685,6 +791,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -692,7 +810,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the code snippet is finalized by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/5`.
-    public struct ResponseCodeInterpreterCallCodeDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallCodeDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code is finalized.
@@ -770,6 +888,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -777,7 +907,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the code interpreter call is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/6`.
-    public struct ResponseCodeInterpreterCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code interpreter call is completed.
@@ -848,6 +978,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -855,7 +996,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a code interpreter call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/7`.
-    public struct ResponseCodeInterpreterCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code interpreter call is in progress.
@@ -926,6 +1067,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -933,7 +1085,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the code interpreter is actively interpreting the code snippet.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/8`.
-    public struct ResponseCodeInterpreterCallInterpreting: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallInterpreting: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code interpreter is interpreting code.
@@ -1004,6 +1156,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1011,7 +1174,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the model response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/9`.
-    public struct ResponseCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// Properties of the completed response.
@@ -1075,6 +1238,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1082,7 +1255,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a new content part is added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/10`.
-    public struct ResponseContentPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseContentPartAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the content part was added to.
@@ -1167,6 +1340,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.part, other.part) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1174,7 +1360,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a content part is done.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/11`.
-    public struct ResponseContentPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseContentPartDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the content part was added to.
@@ -1259,6 +1445,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.part, other.part) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1266,7 +1465,7 @@ extension BetaResponsesServerEvent {
     /// An event that is emitted when a response is created.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/12`.
-    public struct ResponseCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The response that was created.
@@ -1330,6 +1529,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1337,7 +1546,7 @@ extension BetaResponsesServerEvent {
     /// Event representing a delta (partial update) to the input of a custom tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/55`.
-    public struct ResponseCustomToolCallInputDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCustomToolCallInputDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -1415,6 +1624,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1422,7 +1643,7 @@ extension BetaResponsesServerEvent {
     /// Event indicating that input for a custom tool call is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/56`.
-    public struct ResponseCustomToolCallInputDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCustomToolCallInputDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -1500,6 +1721,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1507,7 +1740,7 @@ extension BetaResponsesServerEvent {
     /// An event that is emitted when a response fails.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/24`.
-    public struct ResponseFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -1571,6 +1804,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1578,7 +1821,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a file search call is completed (results found).
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/13`.
-    public struct ResponseFileSearchCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFileSearchCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the file search call is initiated.
@@ -1649,6 +1892,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1656,7 +1910,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a file search call is initiated.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/14`.
-    public struct ResponseFileSearchCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFileSearchCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the file search call is initiated.
@@ -1727,6 +1981,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1734,7 +1999,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a file search is currently searching.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/15`.
-    public struct ResponseFileSearchCallSearching: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFileSearchCallSearching: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the file search call is searching.
@@ -1805,6 +2070,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1812,7 +2088,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when there is a partial function-call arguments delta.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/16`.
-    public struct ResponseFunctionCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFunctionCallArgumentsDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the function-call arguments delta is added to.
@@ -1890,6 +2166,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1897,7 +2185,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when function-call arguments are finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/17`.
-    public struct ResponseFunctionCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFunctionCallArgumentsDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item.
@@ -1982,6 +2270,19 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1989,7 +2290,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an image generation tool call has completed and the final image is available.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/41`.
-    public struct ResponseImageGenerationCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseImageGenerationCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -2060,6 +2361,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2067,7 +2379,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an image generation tool call is actively generating an image (intermediate state).
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/42`.
-    public struct ResponseImageGenerationCallGenerating: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseImageGenerationCallGenerating: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -2138,6 +2450,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2145,7 +2468,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an image generation tool call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/43`.
-    public struct ResponseImageGenerationCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseImageGenerationCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -2216,6 +2539,17 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2223,7 +2557,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when a partial image is available during image generation streaming.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/44`.
-    public struct ResponseImageGenerationCallPartialImage: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseImageGenerationCallPartialImage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -2336,6 +2670,23 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.partialImageIndex, other.partialImageIndex) else { return false }
+            guard equal(self.partialImageB64, other.partialImageB64) else { return false }
+            guard equal(self.size, other.size) else { return false }
+            guard equal(self.quality, other.quality) else { return false }
+            guard equal(self.background, other.background) else { return false }
+            guard equal(self.outputFormat, other.outputFormat) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2343,7 +2694,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the response is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/23`.
-    public struct ResponseInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The response that is in progress.
@@ -2407,6 +2758,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2414,7 +2775,7 @@ extension BetaResponsesServerEvent {
     /// An event that is emitted when a response finishes as incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/25`.
-    public struct ResponseIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseIncomplete: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The response that was incomplete.
@@ -2478,6 +2839,16 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2485,7 +2856,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/45`.
-    public struct ResponseMCPCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPCallArgumentsDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -2563,6 +2934,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2570,7 +2953,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when the arguments for an MCP tool call are finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/46`.
-    public struct ResponseMCPCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPCallArgumentsDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -2648,6 +3031,18 @@ extension BetaResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2655,7 +3050,7 @@ extension BetaResponsesServerEvent {
     /// Emitted when an MCP  tool call has completed successfully.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/47`.
-    public struct ResponseMCPCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseMCPCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that completed.
@@ -2725,6 +3120,17 @@ extension BetaResponsesServerEvent {
             try writer.encode(self.sequenceNumber, "sequence_number")
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.agent, other.agent) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

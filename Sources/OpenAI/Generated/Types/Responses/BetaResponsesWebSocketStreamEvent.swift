@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesWebSocketStreamEvent`.
-public indirect enum BetaResponsesWebSocketStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaResponsesWebSocketStreamEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(BetaResponseAudioDeltaEvent)
     /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
@@ -312,6 +312,71 @@ public indirect enum BetaResponsesWebSocketStreamEvent: Codable, Equatable, Send
         case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
         case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.responseAudioDelta(let lhs), .responseAudioDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioDone(let lhs), .responseAudioDone(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioTranscriptDelta(let lhs), .responseAudioTranscriptDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioTranscriptDone(let lhs), .responseAudioTranscriptDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCodeDelta(let lhs), .responseCodeInterpreterCallCodeDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCodeDone(let lhs), .responseCodeInterpreterCallCodeDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCompleted(let lhs), .responseCodeInterpreterCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallInProgress(let lhs), .responseCodeInterpreterCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallInterpreting(let lhs), .responseCodeInterpreterCallInterpreting(let rhs)): return equal(lhs, rhs)
+        case (.responseCompleted(let lhs), .responseCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseContentPartAdded(let lhs), .responseContentPartAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseContentPartDone(let lhs), .responseContentPartDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCreated(let lhs), .responseCreated(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallCompleted(let lhs), .responseFileSearchCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallInProgress(let lhs), .responseFileSearchCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallSearching(let lhs), .responseFileSearchCallSearching(let rhs)): return equal(lhs, rhs)
+        case (.responseFunctionCallArgumentsDelta(let lhs), .responseFunctionCallArgumentsDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseFunctionCallArgumentsDone(let lhs), .responseFunctionCallArgumentsDone(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandAdded(let lhs), .responseShellCallCommandAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandDelta(let lhs), .responseShellCallCommandDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandDone(let lhs), .responseShellCallCommandDone(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallOutputContentDelta(let lhs), .responseShellCallOutputContentDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallOutputContentDone(let lhs), .responseShellCallOutputContentDone(let rhs)): return equal(lhs, rhs)
+        case (.responseInProgress(let lhs), .responseInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseFailed(let lhs), .responseFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseIncomplete(let lhs), .responseIncomplete(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputItemAdded(let lhs), .responseOutputItemAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputItemDone(let lhs), .responseOutputItemDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryPartAdded(let lhs), .responseReasoningSummaryPartAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryPartDone(let lhs), .responseReasoningSummaryPartDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryTextDelta(let lhs), .responseReasoningSummaryTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryTextDone(let lhs), .responseReasoningSummaryTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningTextDelta(let lhs), .responseReasoningTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningTextDone(let lhs), .responseReasoningTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseRefusalDelta(let lhs), .responseRefusalDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseRefusalDone(let lhs), .responseRefusalDone(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextDelta(let lhs), .responseOutputTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextDone(let lhs), .responseOutputTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallCompleted(let lhs), .responseWebSearchCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallInProgress(let lhs), .responseWebSearchCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallSearching(let lhs), .responseWebSearchCallSearching(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallCompleted(let lhs), .responseImageGenerationCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallGenerating(let lhs), .responseImageGenerationCallGenerating(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallInProgress(let lhs), .responseImageGenerationCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallPartialImage(let lhs), .responseImageGenerationCallPartialImage(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallArgumentsDelta(let lhs), .responseMCPCallArgumentsDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallArgumentsDone(let lhs), .responseMCPCallArgumentsDone(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallCompleted(let lhs), .responseMCPCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallFailed(let lhs), .responseMCPCallFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallInProgress(let lhs), .responseMCPCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsCompleted(let lhs), .responseMCPListToolsCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsFailed(let lhs), .responseMCPListToolsFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsInProgress(let lhs), .responseMCPListToolsInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextAnnotationAdded(let lhs), .responseOutputTextAnnotationAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseQueued(let lhs), .responseQueued(let rhs)): return equal(lhs, rhs)
+        case (.responseCustomToolCallInputDelta(let lhs), .responseCustomToolCallInputDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseCustomToolCallInputDone(let lhs), .responseCustomToolCallInputDone(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }

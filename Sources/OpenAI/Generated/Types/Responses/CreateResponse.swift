@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
-public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -385,5 +385,42 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.contextManagement, "context_management")
         try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self._user, other._user) else { return false }
+        guard equal(self.safetyIdentifier, other.safetyIdentifier) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self._promptCacheRetention, other._promptCacheRetention) else { return false }
+        guard equal(self.promptCacheOptions, other.promptCacheOptions) else { return false }
+        guard equal(self.previousResponseID, other.previousResponseID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.maxToolCalls, other.maxToolCalls) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.serviceTier, other.serviceTier) else { return false }
+        guard equal(self._truncation, other._truncation) else { return false }
+        guard equal(self.reasoning, other.reasoning) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.store, other.store) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.moderation, other.moderation) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.streamOptions, other.streamOptions) else { return false }
+        guard equal(self.conversation, other.conversation) else { return false }
+        guard equal(self.contextManagement, other.contextManagement) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -34,7 +34,7 @@ public typealias BetaComputerActionList = ComputerActionList
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputItemParam`.
-public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaComputerCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The ID of the computer tool call output.
@@ -112,6 +112,18 @@ public struct BetaComputerCallOutputItemParam: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.acknowledgedSafetyChecks, other.acknowledgedSafetyChecks) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: The same type as ``ComputerCallOutputStatus``: the spec's `BetaComputerCallOutputStatus` schema has its shape (descriptions aside).
@@ -156,7 +168,7 @@ public typealias BetaComputerTool = ComputerTool
 /// [computer use guide](https://platform.openai.com/docs/guides/tools-computer-use) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCall`.
-public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaComputerToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the computer call.
@@ -240,12 +252,25 @@ public struct BetaComputerToolCall: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.actions, other.actions) else { return false }
+        guard equal(self.pendingSafetyChecks, other.pendingSafetyChecks) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutput`.
-public struct BetaComputerToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaComputerToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The ID of the computer tool call output.
@@ -323,10 +348,22 @@ public struct BetaComputerToolCallOutput: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.acknowledgedSafetyChecks, other.acknowledgedSafetyChecks) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutputResource`.
-public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaComputerToolCallOutputResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the computer call tool output.
@@ -410,6 +447,19 @@ public struct BetaComputerToolCallOutputResource: Codable, Equatable, Sendable, 
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.acknowledgedSafetyChecks, other.acknowledgedSafetyChecks) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -525,7 +575,7 @@ public typealias BetaCustomTextFormatParam = CustomTextFormatParam
 /// A call to a custom tool created by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolCall`.
-public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCustomToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the custom tool call in the OpenAI platform.
@@ -608,12 +658,25 @@ public struct BetaCustomToolCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.input, "input")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a custom tool call from your code, being sent back to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput`.
-public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCustomToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the custom tool call output in the OpenAI platform.
@@ -684,13 +747,24 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -726,13 +800,23 @@ public struct BetaCustomToolCallOutput: Codable, Equatable, Sendable, SpecDeviat
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// ResponseCustomToolCallOutputItem
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutputResource`.
-public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCustomToolCallOutputResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the custom tool call output item.
@@ -818,13 +902,26 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -860,13 +957,23 @@ public struct BetaCustomToolCallOutputResource: Codable, Equatable, Sendable, Sp
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// ResponseCustomToolCallItem
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallResource`.
-public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCustomToolCallResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the custom tool call item.
@@ -964,6 +1071,21 @@ public struct BetaCustomToolCallResource: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
@@ -1021,7 +1143,7 @@ public typealias BetaEmptyModelParam = EmptyModelParam
 /// Opaque encrypted content that Responses API decrypts inside trusted model execution.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaEncryptedContent`.
-public struct BetaEncryptedContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaEncryptedContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Opaque encrypted content.
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1060,12 +1182,19 @@ public struct BetaEncryptedContent: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.encryptedContent, "encrypted_content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Opaque encrypted content that Responses API decrypts inside trusted model execution.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
-public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaEncryptedContentParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Opaque encrypted content.
     ///
     /// At most 10485760 characters.
@@ -1106,10 +1235,17 @@ public struct BetaEncryptedContentParam: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.encryptedContent, "encrypted_content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaError`.
-public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var code: Swift.String?
     public var message: Swift.String
     public var param: Swift.String?
@@ -1158,6 +1294,16 @@ public struct BetaError: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.param, "param")
         try writer.encode(self.type, "type")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.param, other.param) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -1208,7 +1354,7 @@ public typealias BetaFileSearchTool = FileSearchTool
 /// [file search guide](https://platform.openai.com/docs/guides/tools-file-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall`.
-public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFileSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the file search tool call.
@@ -1279,6 +1425,17 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.queries, other.queries) else { return false }
+        guard equal(self.results, other.results) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the file search tool call. One of `in_progress`,
     /// `searching`, `incomplete` or `failed`,
     ///
@@ -1309,7 +1466,7 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
     }
 
     /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall/properties/results/anyOf/0/items`.
-    public struct ResultValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResultValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The unique ID of the file.
         public var fileID: Swift.String?
         /// The text that was retrieved from the file.
@@ -1379,6 +1536,17 @@ public struct BetaFileSearchToolCall: Codable, Equatable, Sendable, SpecDeviatio
             try writer.encodeIfPresent(self.attributes, "attributes")
             try writer.encodeIfPresent(self.score, "score")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.filename, other.filename) else { return false }
+            guard equal(self.attributes, other.attributes) else { return false }
+            guard equal(self.score, other.score) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -17,7 +17,7 @@ public typealias BetaFunctionCallItemStatus = FunctionCallItemStatus
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam`.
-public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of the function tool call output. Populated when this item is returned via API.
@@ -114,12 +114,26 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Text, image, or file output of the function tool call.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
@@ -156,12 +170,22 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.values(let lhs), .values(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// A piece of message content, such as text, an image, or a file.
         ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+        public indirect enum Value: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
             /// A text input to the model. Selected when `type` is `input_text`.
             case inputText(BetaInputTextContentParam)
             /// An image input to the model. Selected when `type` is `input_image`.
@@ -198,6 +222,17 @@ public struct BetaFunctionCallOutputItemParam: Codable, Equatable, Sendable, Spe
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+                case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+                case (.inputFile(let lhs), .inputFile(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
     }
 }
@@ -229,7 +264,7 @@ public typealias BetaFunctionShellActionParam = FunctionShellActionParam
 /// A tool call that executes one or more shell commands in a managed environment.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall`.
-public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionShellCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the shell tool call. Populated when this item is returned via API.
@@ -319,10 +354,24 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.environment, other.environment) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall/properties/environment/anyOf/0`.
-    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Represents the use of a local environment to perform shell actions. Selected when `type` is `local`.
         case local(BetaLocalEnvironmentResource)
         /// Represents a container created with /v1/containers. Selected when `type` is `container_reference`.
@@ -354,13 +403,23 @@ public struct BetaFunctionShellCall: Codable, Equatable, Sendable, SpecDeviation
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.local(let lhs), .local(let rhs)): return equal(lhs, rhs)
+            case (.containerReference(let lhs), .containerReference(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A tool representing a request to execute one or more shell commands.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam`.
-public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionShellCallItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of the shell tool call. Populated when this item is returned via API.
@@ -446,12 +505,25 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.environment, other.environment) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The environment to execute the shell commands in.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam/properties/environment/anyOf/0`.
-    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `local`.
         case local(BetaLocalEnvironmentParam)
         /// Selected when `type` is `container_reference`.
@@ -483,6 +555,16 @@ public struct BetaFunctionShellCallItemParam: Codable, Equatable, Sendable, Spec
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.local(let lhs), .local(let rhs)): return equal(lhs, rhs)
+            case (.containerReference(let lhs), .containerReference(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -496,7 +578,7 @@ public typealias BetaFunctionShellCallItemStatus = FunctionShellCallItemStatus
 /// The output of a shell tool call that was emitted.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutput`.
-public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionShellCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the shell call output. Populated when this item is returned via API.
@@ -586,6 +668,20 @@ public struct BetaFunctionShellCallOutput: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.maxOutputLength, other.maxOutputLength) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The content of a shell tool call output that was emitted.
@@ -619,7 +715,7 @@ public typealias BetaFunctionShellCallOutputExitOutcomeParam = FunctionShellCall
 /// The streamed output items emitted by a shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputItemParam`.
-public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionShellCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of the shell tool call output. Populated when this item is returned via API.
@@ -704,6 +800,19 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Equatable, Sendable
         try writer.encodeIfPresent(self.maxOutputLength, "max_output_length")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.maxOutputLength, other.maxOutputLength) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The exit or timeout outcome associated with this shell call.
@@ -755,7 +864,7 @@ public typealias BetaFunctionTool = FunctionTool
 /// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall`.
-public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the function tool call.
@@ -846,12 +955,26 @@ public struct BetaFunctionToolCall: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput`.
-public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the function tool call output. Populated when this item
@@ -945,13 +1068,27 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -987,11 +1124,21 @@ public struct BetaFunctionToolCallOutput: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutputResource`.
-public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionToolCallOutputResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the function call tool output.
@@ -1091,13 +1238,28 @@ public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -1133,11 +1295,21 @@ public struct BetaFunctionToolCallOutputResource: Codable, Equatable, Sendable, 
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallResource`.
-public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaFunctionToolCallResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the function tool call.
@@ -1235,6 +1407,21 @@ public struct BetaFunctionToolCallResource: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: The same type as ``FunctionToolParam``: the spec's `BetaFunctionToolParam` schema has its shape (descriptions aside).
@@ -1277,7 +1464,7 @@ public typealias BetaImageGenTool = ImageGenTool
 /// An image generation request made by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenToolCall`.
-public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaImageGenToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the image generation call.
@@ -1338,6 +1525,16 @@ public struct BetaImageGenToolCall: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.status, "status")
         try writer.encode(self.result, "result")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.result, other.result) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The status of the image generation call.
@@ -1436,7 +1633,7 @@ public typealias BetaInputImageContentParamAutoParam = InputImageContentParamAut
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputItem`.
-public indirect enum BetaInputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaInputItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following hierarchy.
     case easyInputMessage(BetaEasyInputMessage)
     /// An item representing part of the context for the response to be generated by the model.
@@ -1494,6 +1691,20 @@ public indirect enum BetaInputItem: Codable, Equatable, Sendable, UnknownCaseRep
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.easyInputMessage(let lhs), .easyInputMessage(let rhs)): return equal(lhs, rhs)
+        case (.item(let lhs), .item(let rhs)): return equal(lhs, rhs)
+        case (.compactionTrigger(let lhs), .compactionTrigger(let rhs)): return equal(lhs, rhs)
+        case (.itemReference(let lhs), .itemReference(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A message input to the model with a role indicating instruction following
@@ -1501,7 +1712,7 @@ public indirect enum BetaInputItem: Codable, Equatable, Sendable, UnknownCaseRep
 /// precedence over instructions given with the `user` role.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputMessage`.
-public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -1566,6 +1777,16 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The role of the message input. One of `user`, `system`, or `developer`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1598,7 +1819,7 @@ public struct BetaInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
 public typealias BetaInputMessageContentList = InputMessageContentList
 
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageResource`.
-public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaInputMessageResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -1670,6 +1891,17 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The role of the message input. One of `user`, `system`, or `developer`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1705,7 +1937,7 @@ public struct BetaInputMessageResource: Codable, Equatable, Sendable, SpecDeviat
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputParam`.
-public indirect enum BetaInputParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum BetaInputParam: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// A text input to the model, equivalent to a text input with the `user` role.
     case string(Swift.String)
     /// A list of one or many input items to the model, containing different content types.
@@ -1739,6 +1971,16 @@ public indirect enum BetaInputParam: Codable, Equatable, Sendable, UnknownCaseRe
         case .string(let value): try value.encode(to: encoder)
         case .inputItemList(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.inputItemList(let lhs), .inputItemList(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }

@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItem`.
-public indirect enum BetaItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following hierarchy.
     case inputMessage(BetaInputMessage)
     /// An output message from the model.
@@ -185,6 +185,44 @@ public indirect enum BetaItem: Codable, Equatable, Sendable, UnknownCaseRepresen
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputMessage(let lhs), .inputMessage(let rhs)): return equal(lhs, rhs)
+        case (.outputMessage(let lhs), .outputMessage(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.agentMessage(let lhs), .agentMessage(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCall(let lhs), .multiAgentCall(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCallOutput(let lhs), .multiAgentCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An item representing a message, tool call, tool output, reasoning, or other response element.
@@ -192,7 +230,7 @@ public indirect enum BetaItem: Codable, Equatable, Sendable, UnknownCaseRepresen
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemField`.
-public indirect enum BetaItemField: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaItemField: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. Selected when `type` is `message`.
     case message(BetaMessage)
     /// Selected when `type` is `program`.
@@ -369,12 +407,51 @@ public indirect enum BetaItemField: Codable, Equatable, Sendable, UnknownCaseRep
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.message(let lhs), .message(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCall(let lhs), .multiAgentCall(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCallOutput(let lhs), .multiAgentCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.agentMessage(let lhs), .agentMessage(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An internal identifier for an item to reference.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
-public struct BetaItemReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaItemReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The ID of the item to reference.
@@ -422,6 +499,14 @@ public struct BetaItemReferenceParam: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Content item used to generate a response.
@@ -429,7 +514,7 @@ public struct BetaItemReferenceParam: Codable, Equatable, Sendable, SpecDeviatio
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemResource`.
-public indirect enum BetaItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaItemResource: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     case inputMessageResource(BetaInputMessageResource)
     /// An output message from the model.
     case outputMessage(BetaOutputMessage)
@@ -612,6 +697,46 @@ public indirect enum BetaItemResource: Codable, Equatable, Sendable, UnknownCase
         case .customToolCall(let value): try value.encode(to: encoder)
         case .customToolCallOutput(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputMessageResource(let lhs), .inputMessageResource(let rhs)): return equal(lhs, rhs)
+        case (.outputMessage(let lhs), .outputMessage(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.agentMessage(let lhs), .agentMessage(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCall(let lhs), .multiAgentCall(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCallOutput(let lhs), .multiAgentCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }

@@ -96,7 +96,7 @@ public struct BetaMultiAgentAction1: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCall`.
-public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaMultiAgentCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the multi-agent call item.
@@ -165,10 +165,21 @@ public struct BetaMultiAgentCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
-public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaMultiAgentCallItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this multi-agent call.
@@ -239,10 +250,21 @@ public struct BetaMultiAgentCallItemParam: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutput`.
-public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaMultiAgentCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the multi-agent call output item.
@@ -311,10 +333,21 @@ public struct BetaMultiAgentCallOutput: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutputItemParam`.
-public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaMultiAgentCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this multi-agent call output.
@@ -385,12 +418,23 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Equatable, Sendable, S
         try writer.encode(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Configuration for server-hosted multi-agent execution.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentParam`.
-public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaMultiAgentParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether to enable server-hosted multi-agent execution for this response.
     public var enabled: Swift.Bool
     /// `max_concurrent_subagents` sets the maximum number of subagents that can be active simultaneously across the entire agent tree. It includes all descendants—children, grandchildren, and deeper subagents—but excludes the root agent.
@@ -439,6 +483,14 @@ public struct BetaMultiAgentParam: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.maxConcurrentSubagents, "max_concurrent_subagents")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.maxConcurrentSubagents, other.maxConcurrentSubagents) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Groups function/custom tools under a shared namespace.
@@ -456,7 +508,7 @@ public typealias BetaOutputContent = OutputContent
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputItem`.
-public indirect enum BetaOutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaOutputItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// An output message from the model. Selected when `type` is `message`.
     case message(BetaOutputMessage)
     /// The results of a file search tool call. Selected when `type` is `file_search_call`.
@@ -633,12 +685,51 @@ public indirect enum BetaOutputItem: Codable, Equatable, Sendable, UnknownCaseRe
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.message(let lhs), .message(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.agentMessage(let lhs), .agentMessage(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCall(let lhs), .multiAgentCall(let rhs)): return equal(lhs, rhs)
+        case (.multiAgentCallOutput(let lhs), .multiAgentCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An output message from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputMessage`.
-public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaOutputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the output message.
@@ -712,6 +803,17 @@ public struct BetaOutputMessage: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.phase, other.phase) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: The same type as ``OutputMessageContent``: the spec's `BetaOutputMessageContent` schema has its shape (descriptions aside).
@@ -727,7 +829,7 @@ public typealias BetaOutputMessageContent = OutputMessageContent
 public typealias BetaOutputTextContent = OutputTextContent
 
 /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
-public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaOutputTextContentParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text content.
     ///
     /// At most 10485760 characters.
@@ -778,10 +880,18 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.annotations, other.annotations) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
-    public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Annotation: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `file_citation`.
         case fileCitation(BetaFileCitationParam)
         /// Selected when `type` is `url_citation`.
@@ -818,6 +928,17 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.fileCitation(let lhs), .fileCitation(let rhs)): return equal(lhs, rhs)
+            case (.urlCitation(let lhs), .urlCitation(let rhs)): return equal(lhs, rhs)
+            case (.containerFileCitation(let lhs), .containerFileCitation(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -827,7 +948,7 @@ public struct BetaOutputTextContentParam: Codable, Equatable, Sendable, SpecDevi
 public typealias BetaPersonalityEnum = PersonalityEnum
 
 /// - Remark: Generated from `#/components/schemas/BetaProgram`.
-public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaProgram: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the program item.
@@ -896,10 +1017,21 @@ public struct BetaProgram: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.fingerprint, "fingerprint")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.fingerprint, other.fingerprint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
-public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaProgramItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this program item.
@@ -973,5 +1105,16 @@ public struct BetaProgramItemParam: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.code, "code")
         try writer.encode(self.fingerprint, "fingerprint")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.fingerprint, other.fingerprint) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutput`.
-public struct BetaProgramOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaProgramOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the program output item.
@@ -74,10 +74,21 @@ public struct BetaProgramOutput: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.result, other.result) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemParam`.
-public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaProgramOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this program output item.
@@ -149,6 +160,17 @@ public struct BetaProgramOutputItemParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.result, "result")
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.result, other.result) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -267,7 +289,7 @@ public typealias BetaReasoningEffort = ReasoningEffort
 /// [managing context](https://platform.openai.com/docs/guides/conversation-state).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningItem`.
-public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaReasoningItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique identifier of the reasoning content.
@@ -352,6 +374,18 @@ public struct BetaReasoningItem: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.summary, other.summary) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: The same type as ``ReasoningModeEnum``: the spec's `BetaReasoningModeEnum` schema has its shape (descriptions aside).
@@ -376,7 +410,7 @@ public typealias BetaRefusalContent = RefusalContent
 /// Emitted when there is a partial audio response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioDeltaEvent`.
-public struct BetaResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseAudioDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// A sequence number for this chunk of the stream response.
@@ -431,12 +465,21 @@ public struct BetaResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the audio response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioDoneEvent`.
-public struct BetaResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of the delta.
@@ -484,12 +527,20 @@ public struct BetaResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when there is a partial transcript of audio.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDeltaEvent`.
-public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseAudioTranscriptDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The partial transcript of the audio response.
@@ -544,12 +595,21 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendabl
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the full audio transcript is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDoneEvent`.
-public struct BetaResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseAudioTranscriptDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
@@ -597,12 +657,20 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a partial code snippet is streamed by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDeltaEvent`.
-public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code is being streamed.
@@ -671,12 +739,23 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the code snippet is finalized by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDoneEvent`.
-public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code is finalized.
@@ -745,12 +824,23 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, 
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the code interpreter call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCompletedEvent`.
-public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code interpreter call is completed.
@@ -812,12 +902,22 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Equatable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a code interpreter call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInProgressEvent`.
-public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code interpreter call is in progress.
@@ -879,12 +979,22 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Equatable
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the code interpreter is actively interpreting the code snippet.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInterpretingEvent`.
-public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code interpreter is interpreting code.
@@ -946,12 +1056,22 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Equatab
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the model response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCompletedEvent`.
-public struct BetaResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// Properties of the completed response.
@@ -1006,12 +1126,21 @@ public struct BetaResponseCompletedEvent: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a new content part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseContentPartAddedEvent`.
-public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseContentPartAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the content part was added to.
@@ -1087,12 +1216,24 @@ public struct BetaResponseContentPartAddedEvent: Codable, Equatable, Sendable, S
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a content part is done.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseContentPartDoneEvent`.
-public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseContentPartDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the content part was added to.
@@ -1168,6 +1309,18 @@ public struct BetaResponseContentPartDoneEvent: Codable, Equatable, Sendable, Sp
         try writer.encode(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
@@ -1180,7 +1333,7 @@ public typealias BetaResponseConversation = ResponseConversation
 /// An event that is emitted when a response is created.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCreatedEvent`.
-public struct BetaResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCreatedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The response that was created.
@@ -1235,12 +1388,21 @@ public struct BetaResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Event representing a delta (partial update) to the input of a custom tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDeltaEvent`.
-public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
@@ -1309,12 +1471,23 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sen
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Event indicating that input for a custom tool call is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDoneEvent`.
-public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseCustomToolCallInputDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
@@ -1383,6 +1556,17 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Equatable, Send
         try writer.encode(self.input, "input")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An error object returned when the model fails to generate a Response.
@@ -1402,7 +1586,7 @@ public typealias BetaResponseErrorCode = ResponseErrorCode
 /// Emitted when an error occurs.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseErrorEvent`.
-public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseErrorEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The error code.
@@ -1471,12 +1655,23 @@ public struct BetaResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.param, other.param) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An event that is emitted when a response fails.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFailedEvent`.
-public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
@@ -1531,12 +1726,21 @@ public struct BetaResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a file search call is completed (results found).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallCompletedEvent`.
-public struct BetaResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseFileSearchCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the file search call is initiated.
@@ -1598,12 +1802,22 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Equatable, Send
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a file search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallInProgressEvent`.
-public struct BetaResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseFileSearchCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the file search call is initiated.
@@ -1665,12 +1879,22 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Equatable, Sen
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a file search is currently searching.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallSearchingEvent`.
-public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseFileSearchCallSearchingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the file search call is searching.
@@ -1732,6 +1956,16 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Equatable, Send
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// JSON object response format. An older method of generating JSON responses.
@@ -1762,7 +1996,7 @@ public typealias BetaResponseFormatText = ResponseFormatText
 /// Emitted when there is a partial function-call arguments delta.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDeltaEvent`.
-public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the function-call arguments delta is added to.
@@ -1831,12 +2065,23 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, S
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when function-call arguments are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDoneEvent`.
-public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item.
@@ -1912,12 +2157,24 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Se
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an image generation tool call has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallCompletedEvent`.
-public struct BetaResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseImageGenCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -1979,12 +2236,22 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Equatable, Sendab
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an image generation tool call is actively generating an image (intermediate state).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallGeneratingEvent`.
-public struct BetaResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseImageGenCallGeneratingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2046,12 +2313,22 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Equatable, Senda
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an image generation tool call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallInProgressEvent`.
-public struct BetaResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseImageGenCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2113,12 +2390,22 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Equatable, Senda
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a partial image is available during image generation streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallPartialImageEvent`.
-public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseImageGenCallPartialImageEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2222,12 +2509,28 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Equatable, Sen
         try writer.encodeIfPresent(self.outputFormat, "output_format")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.partialImageIndex, other.partialImageIndex) else { return false }
+        guard equal(self.partialImageB64, other.partialImageB64) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.quality, other.quality) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.outputFormat, other.outputFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the response is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInProgressEvent`.
-public struct BetaResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The response that is in progress.
@@ -2281,5 +2584,14 @@ public struct BetaResponseInProgressEvent: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.response, "response")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// An event that is emitted when a response finishes as incomplete.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseIncompleteEvent`.
-public struct BetaResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseIncompleteEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The response that was incomplete.
@@ -62,13 +62,22 @@ public struct BetaResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when all injected input items were validated and committed to the
 /// active response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInjectCreatedEvent`.
-public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseInjectCreatedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the response that accepted the input.
     public var responseID: Swift.String
     /// The sequence number for this event.
@@ -124,6 +133,15 @@ public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, Spec
         try writer.encodeIfPresent(self.streamID, "stream_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.streamID, other.streamID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Injects input items into an active response over a WebSocket connection.
@@ -131,7 +149,7 @@ public struct BetaResponseInjectCreatedEvent: Codable, Equatable, Sendable, Spec
 /// accepts client-owned tool outputs that resume a waiting agent.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInjectEvent`.
-public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseInjectEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the active response that should receive the input.
     public var responseID: Swift.String
     /// Input items to inject into the active response.
@@ -181,6 +199,14 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.input, "input")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when injected input could not be committed to a response. The event
@@ -188,7 +214,7 @@ public struct BetaResponseInjectEvent: Codable, Equatable, Sendable, SpecDeviati
 /// response when appropriate.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInjectFailedEvent`.
-public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseInjectFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the response that rejected the input.
     public var responseID: Swift.String
     /// The raw input items that were not committed.
@@ -259,10 +285,21 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.responseID, other.responseID) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.streamID, other.streamID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Information about why the input was not committed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseInjectFailedEvent/properties/error`.
-    public struct ErrorValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ErrorValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A machine-readable error code.
         public var code: BetaResponseInjectFailedEvent.ErrorValue.Code
         /// A human-readable description of the error.
@@ -309,6 +346,14 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// A machine-readable error code.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -333,7 +378,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Equatable, Sendable, SpecD
 /// A list of Response items.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseItemList`.
-public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct BetaResponseItemList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items used to generate this response.
     public var data: [BetaItemResource]
     /// Whether there are more items available.
@@ -396,6 +441,16 @@ public struct BetaResponseItemList: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [BetaItemResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -417,7 +472,7 @@ public typealias BetaResponseLogProb = ResponseLogProb
 /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallArgumentsDeltaEvent`.
-public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -486,12 +541,23 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendab
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the arguments for an MCP tool call are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallArgumentsDoneEvent`.
-public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -560,12 +626,23 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendabl
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an MCP  tool call has completed successfully.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallCompletedEvent`.
-public struct BetaResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that completed.
@@ -627,12 +704,22 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, S
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an MCP  tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallFailedEvent`.
-public struct BetaResponseMCPCallFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPCallFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that failed.
@@ -694,12 +781,22 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Equatable, Sendable, Spec
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an MCP  tool call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallInProgressEvent`.
-public struct BetaResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
@@ -761,12 +858,22 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, 
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the list of available MCP tools has been successfully retrieved.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPListToolsCompletedEvent`.
-public struct BetaResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPListToolsCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that produced this output.
@@ -828,12 +935,22 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendab
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the attempt to list available MCP tools has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPListToolsFailedEvent`.
-public struct BetaResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPListToolsFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that failed.
@@ -895,12 +1012,22 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the system is in the process of retrieving the list of available MCP tools.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPListToolsInProgressEvent`.
-public struct BetaResponseMCPListToolsInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseMCPListToolsInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that is being processed.
@@ -962,12 +1089,22 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Equatable, Senda
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a new output item is added.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemAddedEvent`.
-public struct BetaResponseOutputItemAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseOutputItemAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that was added.
@@ -1032,12 +1169,22 @@ public struct BetaResponseOutputItemAddedEvent: Codable, Equatable, Sendable, Sp
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an output item is marked done.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemDoneEvent`.
-public struct BetaResponseOutputItemDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseOutputItemDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that was marked done.
@@ -1099,12 +1246,22 @@ public struct BetaResponseOutputItemDoneEvent: Codable, Equatable, Sendable, Spe
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an annotation is added to output text content.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseOutputTextAnnotationAddedEvent`.
-public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The unique identifier of the item to which the annotation is being added.
@@ -1187,6 +1344,19 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Se
         try writer.encode(self.annotation, "annotation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.annotationIndex, other.annotationIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.annotation, other.annotation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: The same type as ``ResponsePromptVariables``: the spec's `BetaResponsePromptVariables` schema has its shape (descriptions aside).
@@ -1207,7 +1377,7 @@ public typealias BetaResponseProperties = ResponseProperties
 /// Emitted when a response is queued and waiting to be processed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseQueuedEvent`.
-public struct BetaResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseQueuedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The full response object that is queued.
@@ -1262,12 +1432,21 @@ public struct BetaResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a new reasoning summary part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartAddedEvent`.
-public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary part is associated with.
@@ -1343,12 +1522,24 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Se
         try writer.encode(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a reasoning summary part is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartDoneEvent`.
-public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary part is associated with.
@@ -1426,12 +1617,24 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sen
         try writer.encode(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a delta is added to a reasoning summary text.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryTextDeltaEvent`.
-public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary text delta is associated with.
@@ -1507,12 +1710,24 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Se
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a reasoning summary text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryTextDoneEvent`.
-public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary text is associated with.
@@ -1588,12 +1803,24 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sen
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a delta is added to a reasoning text.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningTextDeltaEvent`.
-public struct BetaResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseReasoningTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this reasoning text delta is associated with.
@@ -1669,12 +1896,24 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a reasoning text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningTextDoneEvent`.
-public struct BetaResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseReasoningTextDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this reasoning text is associated with.
@@ -1750,12 +1989,24 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, 
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when there is a partial refusal text.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseRefusalDeltaEvent`.
-public struct BetaResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseRefusalDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the refusal text is added to.
@@ -1831,12 +2082,24 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when refusal text is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseRefusalDoneEvent`.
-public struct BetaResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseRefusalDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the refusal text is finalized.
@@ -1912,12 +2175,24 @@ public struct BetaResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.refusal, other.refusal) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated a shell command was added to a tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandAddedStreamingEvent`.
-public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -1986,12 +2261,23 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Equatabl
         try writer.encode(self.command, "command")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.command, other.command) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated a shell command was incrementally updated.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandDeltaStreamingEvent`.
-public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -2067,12 +2353,24 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Equatabl
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.obfuscation, other.obfuscation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated a shell command was completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandDoneStreamingEvent`.
-public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -2141,12 +2439,23 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Equatable
         try writer.encode(self.command, "command")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.command, other.command) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated shell call output was incrementally added.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallOutputContentDeltaStreamingEvent`.
-public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -2222,12 +2531,24 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Eq
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated shell call output was completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallOutputContentDoneStreamingEvent`.
-public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -2303,6 +2624,18 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Equ
         try writer.encode(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Options for streaming responses. Only set this when you set `stream: true`.
@@ -2315,7 +2648,7 @@ public typealias BetaResponseStreamOptions = ResponseStreamOptions
 /// Emitted when there is an additional text delta.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseTextDeltaEvent`.
-public struct BetaResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the text delta was added to.
@@ -2398,12 +2731,25 @@ public struct BetaResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.logprobs, "logprobs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when text content is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseTextDoneEvent`.
-public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseTextDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the text content is finalized.
@@ -2485,5 +2831,18 @@ public struct BetaResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.logprobs, "logprobs")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -25,7 +25,7 @@ public typealias BetaResponseUsage = ResponseUsage
 /// Emitted when a web search call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWebSearchCallCompletedEvent`.
-public struct BetaResponseWebSearchCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseWebSearchCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the web search call is associated with.
@@ -87,12 +87,22 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Equatable, Senda
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a web search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWebSearchCallInProgressEvent`.
-public struct BetaResponseWebSearchCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseWebSearchCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the web search call is associated with.
@@ -154,12 +164,22 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Equatable, Send
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a web search call is executing.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWebSearchCallSearchingEvent`.
-public struct BetaResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseWebSearchCallSearchingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the web search call is associated with.
@@ -221,12 +241,22 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Equatable, Senda
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an error occurs while processing a Responses WebSocket request.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWsError`.
-public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponseWsError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The HTTP status code associated with a WebSocket protocol error.
@@ -296,6 +326,17 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.streamID, "stream_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.streamID, other.streamID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Client events accepted by the Responses WebSocket server.
@@ -303,7 +344,7 @@ public struct BetaResponseWsError: Codable, Equatable, Sendable, SpecDeviationRe
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesClientEvent`.
-public indirect enum BetaResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum BetaResponsesClientEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Client event for creating a response over a persistent WebSocket connection. Selected when `type` is `response.create`.
     case responseCreate(BetaResponsesClientEventResponseCreate)
     /// Injects input items into an active response over a WebSocket connection. Selected when `type` is `response.inject`.
@@ -335,6 +376,16 @@ public indirect enum BetaResponsesClientEvent: Codable, Equatable, Sendable, Unk
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.responseCreate(let lhs), .responseCreate(let rhs)): return equal(lhs, rhs)
+        case (.responseInject(let lhs), .responseInject(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Client event for creating a response over a persistent WebSocket connection.
@@ -347,7 +398,7 @@ public indirect enum BetaResponsesClientEvent: Codable, Equatable, Sendable, Unk
 /// - `stream_id` is WebSocket-only and is not part of `POST /v1/responses`.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesClientEventResponseCreate`.
-public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaResponsesClientEventResponseCreate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The WebSocket lane for this response. Requests with the same
     /// `stream_id` are processed FIFO, and events for the response echo the
     /// same `stream_id`.
@@ -752,6 +803,45 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Equatable, Sendab
         try writer.encodeIfPresent(self.multiAgent, "multi_agent")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.streamID, other.streamID) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self._user, other._user) else { return false }
+        guard equal(self.safetyIdentifier, other.safetyIdentifier) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self._promptCacheRetention, other._promptCacheRetention) else { return false }
+        guard equal(self.promptCacheOptions, other.promptCacheOptions) else { return false }
+        guard equal(self.previousResponseID, other.previousResponseID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.maxToolCalls, other.maxToolCalls) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.serviceTier, other.serviceTier) else { return false }
+        guard equal(self._truncation, other._truncation) else { return false }
+        guard equal(self.reasoning, other.reasoning) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.include, other.include) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.store, other.store) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.moderation, other.moderation) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.streamOptions, other.streamOptions) else { return false }
+        guard equal(self.conversation, other.conversation) else { return false }
+        guard equal(self.contextManagement, other.contextManagement) else { return false }
+        guard equal(self.maxOutputTokens, other.maxOutputTokens) else { return false }
+        guard equal(self.multiAgent, other.multiAgent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A screenshot action.
@@ -871,7 +961,7 @@ public typealias BetaTextResponseFormatConfiguration = TextResponseFormatConfigu
 public typealias BetaTextResponseFormatJSONSchema = TextResponseFormatJSONSchema
 
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
-public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaTokenCountsBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: Swift.String?
     /// Text, image, or file inputs to the model, used to generate a response
@@ -997,6 +1087,24 @@ public struct BetaTokenCountsBody: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.previousResponseID, other.previousResponseID) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.reasoning, other.reasoning) else { return false }
+        guard equal(self._truncation, other._truncation) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.personality, other.personality) else { return false }
+        guard equal(self.conversation, other.conversation) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.parallelToolCalls, other.parallelToolCalls) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Token counts
@@ -1087,7 +1195,7 @@ public typealias BetaToolChoiceParam = ToolChoiceParam
 public typealias BetaToolChoiceTypes = ToolChoiceTypes
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCall`.
-public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaToolSearchCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search call item.
@@ -1170,10 +1278,23 @@ public struct BetaToolSearchCall: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCallItemParam`.
-public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaToolSearchCallItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this tool search call.
@@ -1251,6 +1372,18 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: The same type as ``ToolSearchExecutionType``: the spec's `BetaToolSearchExecutionType` schema has its shape (descriptions aside).
@@ -1259,7 +1392,7 @@ public struct BetaToolSearchCallItemParam: Codable, Equatable, Sendable, SpecDev
 public typealias BetaToolSearchExecutionType = ToolSearchExecutionType
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutput`.
-public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaToolSearchOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search output item.
@@ -1341,5 +1474,18 @@ public struct BetaToolSearchOutput: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.status, "status")
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutputItemParam`.
-public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaToolSearchOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this tool search output.
@@ -82,6 +82,18 @@ public struct BetaToolSearchOutputItemParam: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.tools, "tools")
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.execution, other.execution) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -219,7 +231,7 @@ public typealias BetaWebSearchTool = WebSearchTool
 /// [web search guide](https://platform.openai.com/docs/guides/tools-web-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall`.
-public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaWebSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the web search tool call.
@@ -283,6 +295,16 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the web search tool call.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -314,7 +336,7 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/action`.
-    public indirect enum Action: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Action: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Action type "search" - Performs a web search query. Selected when `type` is `search`.
         case search(BetaWebSearchActionSearch)
         /// Action type "open_page" - Opens a specific URL from search results. Selected when `type` is `open_page`.
@@ -351,6 +373,17 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.search(let lhs), .search(let rhs)): return equal(lhs, rhs)
+            case (.openPage(let lhs), .openPage(let rhs)): return equal(lhs, rhs)
+            case (.findInPage(let lhs), .findInPage(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -359,7 +392,7 @@ public struct BetaWebSearchToolCall: Codable, Equatable, Sendable, SpecDeviation
 /// - Note: Also named ``BetaCodeInterpreterTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool`.
-public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodeInterpreterTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The code interpreter container. Can be a container ID or an object that
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
@@ -412,6 +445,14 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.container, other.container) else { return false }
+        guard equal(self.allowedCallers, other.allowedCallers) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The code interpreter container. Can be a container ID or an object that
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
@@ -419,7 +460,7 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool/properties/container`.
-    public indirect enum Container: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Container: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
         /// Configuration for a code interpreter container.
@@ -455,13 +496,23 @@ public struct CodeInterpreterTool: Codable, Equatable, Sendable, SpecDeviationRe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.autoCodeInterpreterToolParam(let lhs), .autoCodeInterpreterToolParam(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// The compacted response object
 ///
 /// - Remark: Generated from `#/components/schemas/CompactResource`.
-public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompactResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique identifier for the compacted response.
     public var id: Swift.String
     /// The compacted list of output items.
@@ -523,10 +574,20 @@ public struct CompactResource: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(self.usage, "usage")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody`.
-public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompactResponseMethodPublicBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: ModelIDsCompaction?
     /// Text, image, or file inputs to the model, used to generate a response
@@ -618,6 +679,20 @@ public struct CompactResponseMethodPublicBody: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.serviceTier, "service_tier")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.previousResponseID, other.previousResponseID) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self.promptCacheRetention, other.promptCacheRetention) else { return false }
+        guard equal(self.promptCacheOptions, other.promptCacheOptions) else { return false }
+        guard equal(self.serviceTier, other.serviceTier) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -652,7 +727,7 @@ public struct ComputerEnvironment: OpenEnum {
 /// - Note: Also named ``BetaComputerTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerTool`.
-public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -683,6 +758,12 @@ public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode("computer", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
@@ -690,7 +771,7 @@ public struct ComputerTool: Codable, Equatable, Sendable, SpecDeviationReporting
 /// - Note: Also named ``BetaComputerUsePreviewTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerUsePreviewTool`.
-public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComputerUsePreviewTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The type of computer environment to control.
     public var environment: ComputerEnvironment
     /// The width of the computer display.
@@ -745,12 +826,21 @@ public struct ComputerUsePreviewTool: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.displayHeight, "display_height")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.environment, other.environment) else { return false }
+        guard equal(self.displayWidth, other.displayWidth) else { return false }
+        guard equal(self.displayHeight, other.displayHeight) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaContainerAutoParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
-public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerAutoParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     ///
     /// At most 50 items.
@@ -817,12 +907,22 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileIDs, other.fileIDs) else { return false }
+        guard equal(self.memoryLimit, other.memoryLimit) else { return false }
+        guard equal(self.networkPolicy, other.networkPolicy) else { return false }
+        guard equal(self.skills, other.skills) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Network access policy for the container.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/network_policy`.
-    public indirect enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum NetworkPolicy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// Selected when `type` is `allowlist`.
@@ -854,12 +954,22 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.disabled(let lhs), .disabled(let rhs)): return equal(lhs, rhs)
+            case (.allowlist(let lhs), .allowlist(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/skills/items`.
-    public indirect enum Skill: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Skill: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `skill_reference`.
         case skillReference(SkillReferenceParam)
         /// Selected when `type` is `inline`.
@@ -891,6 +1001,16 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.skillReference(let lhs), .skillReference(let rhs)): return equal(lhs, rhs)
+            case (.inline(let lhs), .inline(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -899,7 +1019,7 @@ public struct ContainerAutoParam: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaContainerFileCitationBody``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationBody`.
-public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerFileCitationBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the container file.
     public var containerID: Swift.String
     /// The ID of the file.
@@ -968,6 +1088,17 @@ public struct ContainerFileCitationBody: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.filename, "filename")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.containerID, other.containerID) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.startIndex, other.startIndex) else { return false }
+        guard equal(self.endIndex, other.endIndex) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -997,7 +1128,7 @@ public struct ContainerMemoryLimit: OpenEnum {
 /// - Note: Also named ``BetaContextManagementParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContextManagementParam`.
-public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContextManagementParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
     /// Token threshold at which compaction should be triggered for this entry.
@@ -1045,6 +1176,14 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.compactThreshold, "compact_threshold")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.compactThreshold, other.compactThreshold) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
@@ -1054,7 +1193,7 @@ public struct ContextManagementParam: Codable, Equatable, Sendable, SpecDeviatio
 /// - Note: Also named ``BetaConversationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationParam`.
-public indirect enum ConversationParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum ConversationParam: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// The unique ID of the conversation.
     case string(Swift.String)
     /// The conversation that this response belongs to.
@@ -1090,6 +1229,16 @@ public indirect enum ConversationParam: Codable, Equatable, Sendable, UnknownCas
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.conversationParam2(let lhs), .conversationParam2(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// The conversation that this response belongs to.
@@ -1097,7 +1246,7 @@ public indirect enum ConversationParam: Codable, Equatable, Sendable, UnknownCas
 /// - Note: Also named ``BetaConversationParam2``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationParam-2`.
-public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ConversationParam2: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1134,6 +1283,13 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A grammar defined by the user.
@@ -1141,7 +1297,7 @@ public struct ConversationParam2: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaCustomGrammarFormatParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CustomGrammarFormatParam`.
-public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CustomGrammarFormatParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The syntax of the grammar definition. One of `lark` or `regex`.
     public var syntax: GrammarSyntax1
     /// The grammar definition.
@@ -1189,6 +1345,14 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.definition, "definition")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.syntax, other.syntax) else { return false }
+        guard equal(self.definition, other.definition) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Unconstrained free-form text.
@@ -1196,7 +1360,7 @@ public struct CustomGrammarFormatParam: Codable, Equatable, Sendable, SpecDeviat
 /// - Note: Also named ``BetaCustomTextFormatParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
-public struct CustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CustomTextFormatParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1227,12 +1391,18 @@ public struct CustomTextFormatParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode("text", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// ResponseCustomToolCallOutputItem
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCallOutputResource`.
-public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CustomToolCallOutputResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call output item.
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
@@ -1311,13 +1481,25 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -1353,13 +1535,23 @@ public struct CustomToolCallOutputResource: Codable, Equatable, Sendable, SpecDe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// ResponseCustomToolCallItem
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCallResource`.
-public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CustomToolCallResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call item.
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
@@ -1450,6 +1642,20 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
@@ -1457,7 +1663,7 @@ public struct CustomToolCallResource: Codable, Equatable, Sendable, SpecDeviatio
 /// - Note: Also named ``BetaCustomToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolParam`.
-public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CustomToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the custom tool, used to identify it in tool calls.
     public var name: Swift.String
     /// Optional description of the custom tool, used to provide more context.
@@ -1529,12 +1735,23 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.format, other.format) else { return false }
+        guard equal(self.deferLoading, other.deferLoading) else { return false }
+        guard equal(self.allowedCallers, other.allowedCallers) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The input format for the custom tool. Default is unconstrained text.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolParam/properties/format`.
-    public indirect enum Format: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Format: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Unconstrained free-form text. Selected when `type` is `text`.
         case text(CustomTextFormatParam)
         /// A grammar defined by the user. Selected when `type` is `grammar`.
@@ -1566,6 +1783,16 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+            case (.grammar(let lhs), .grammar(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1574,7 +1801,7 @@ public struct CustomToolParam: Codable, Equatable, Sendable, SpecDeviationReport
 /// - Note: Also named ``BetaErrorPayload``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ErrorPayload`.
-public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ErrorPayload: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The error type that was emitted.
     public var type: Swift.String
     /// The error code that was emitted, if any.
@@ -1641,6 +1868,17 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.headers, "headers")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.param, other.param) else { return false }
+        guard equal(self.headers, other.headers) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A citation to a file.
@@ -1648,7 +1886,7 @@ public struct ErrorPayload: Codable, Equatable, Sendable, SpecDeviationReporting
 /// - Note: Also named ``BetaFileCitationBody``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FileCitationBody`.
-public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileCitationBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
     public var fileID: Swift.String
     /// The index of the file in the list of files.
@@ -1703,6 +1941,15 @@ public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.filename, "filename")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A path to a file.
@@ -1710,7 +1957,7 @@ public struct FileCitationBody: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaFilePath``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FilePath`.
-public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FilePath: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
     public var fileID: Swift.String
     /// The index of the file in the list of files.
@@ -1758,6 +2005,14 @@ public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.index, "index")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
@@ -1765,7 +2020,7 @@ public struct FilePath: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaFileSearchTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchTool`.
-public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileSearchTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The IDs of the vector stores to search.
     public var vectorStoreIDs: [Swift.String]
     /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
@@ -1827,13 +2082,23 @@ public struct FileSearchTool: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.filters, "filters")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.vectorStoreIDs, other.vectorStoreIDs) else { return false }
+        guard equal(self.maxNumResults, other.maxNumResults) else { return false }
+        guard equal(self.rankingOptions, other.rankingOptions) else { return false }
+        guard equal(self.filters, other.filters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 /// - Note: Also named ``BetaFilters``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Filters`.
-public indirect enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Filters: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
     case comparisonFilter(ComparisonFilter)
     /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
@@ -1865,6 +2130,16 @@ public indirect enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresent
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.comparisonFilter(let lhs), .comparisonFilter(let rhs)): return equal(lhs, rhs)
+        case (.compoundFilter(let lhs), .compoundFilter(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A tool that allows the model to execute shell commands.
@@ -1872,7 +2147,7 @@ public indirect enum Filters: Codable, Equatable, Sendable, UnknownCaseRepresent
 /// - Note: Also named ``BetaFunctionShellToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam`.
-public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var environment: FunctionShellToolParam.Environment?
     /// The tool invocation context(s).
     ///
@@ -1922,10 +2197,18 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.environment, other.environment) else { return false }
+        guard equal(self.allowedCallers, other.allowedCallers) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam/properties/environment/anyOf/0`.
-    public indirect enum Environment: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Environment: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `container_auto`.
         case containerAuto(ContainerAutoParam)
         /// Selected when `type` is `local`.
@@ -1962,6 +2245,17 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.containerAuto(let lhs), .containerAuto(let rhs)): return equal(lhs, rhs)
+            case (.local(let lhs), .local(let rhs)): return equal(lhs, rhs)
+            case (.containerReference(let lhs), .containerReference(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1970,7 +2264,7 @@ public struct FunctionShellToolParam: Codable, Equatable, Sendable, SpecDeviatio
 /// - Note: Also named ``BetaFunctionTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
-public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
     /// A description of the function. Used by the model to determine whether or not to call the function.
@@ -2052,5 +2346,18 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.deferLoading, "defer_loading")
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.parameters, other.parameters) else { return false }
+        guard equal(self.outputSchema, other.outputSchema) else { return false }
+        guard equal(self.strict, other.strict) else { return false }
+        guard equal(self.deferLoading, other.deferLoading) else { return false }
+        guard equal(self.allowedCallers, other.allowedCallers) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// - Note: Also named ``BetaFunctionToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolParam`.
-public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// 1 to 128 characters.
     public var name: Swift.String
     public var description: Swift.String?
@@ -90,6 +90,19 @@ public struct FunctionToolParam: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.parameters, other.parameters) else { return false }
+        guard equal(self.strict, other.strict) else { return false }
+        guard equal(self.outputSchema, other.outputSchema) else { return false }
+        guard equal(self.deferLoading, other.deferLoading) else { return false }
+        guard equal(self.allowedCallers, other.allowedCallers) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -113,7 +126,7 @@ public struct GrammarSyntax1: OpenEnum {
 /// - Note: Also named ``BetaHybridSearchOptions``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/HybridSearchOptions`.
-public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HybridSearchOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The weight of the embedding in the reciprocal ranking fusion.
     public var embeddingWeight: Swift.Double
     /// The weight of the text in the reciprocal ranking fusion.
@@ -159,6 +172,14 @@ public struct HybridSearchOptions: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.textWeight, "text_weight")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.embeddingWeight, other.embeddingWeight) else { return false }
+        guard equal(self.textWeight, other.textWeight) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -187,7 +208,7 @@ public struct ImageGenActionEnum: OpenEnum {
 /// - Note: Also named ``BetaImageGenTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenTool`.
-public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ImageGenTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var model: ImageGenTool.Model?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
     /// or `auto`. Default: `auto`.
@@ -317,6 +338,23 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.partialImages, "partial_images")
         try writer.encodeIfPresent(self.action, "action")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.quality, other.quality) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.outputFormat, other.outputFormat) else { return false }
+        guard equal(self.outputCompression, other.outputCompression) else { return false }
+        guard equal(self.moderation, other.moderation) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.inputFidelity, other.inputFidelity) else { return false }
+        guard equal(self.inputImageMask, other.inputImageMask) else { return false }
+        guard equal(self.partialImages, other.partialImages) else { return false }
+        guard equal(self.action, other.action) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -468,7 +506,7 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
     /// (string, optional) and `file_id` (string, optional).
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/input_image_mask`.
-    public struct InputImageMask: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputImageMask: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Base64-encoded mask image.
         public var imageURL: Swift.String?
         /// File ID for the mask image.
@@ -514,11 +552,19 @@ public struct ImageGenTool: Codable, Equatable, Sendable, SpecDeviationReporting
             try writer.encodeIfPresent(self.fileID, "file_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.imageURL, other.imageURL) else { return false }
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/InputMessageResource`.
-public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputMessageResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `system`, or `developer`.
     public var role: InputMessageResource.Role
     /// The status of item. One of `in_progress`, `completed`, or
@@ -583,6 +629,16 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The role of the message input. One of `user`, `system`, or `developer`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -618,7 +674,7 @@ public struct InputMessageResource: Codable, Equatable, Sendable, SpecDeviationR
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputParam`.
-public indirect enum InputParam: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum InputParam: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// A text input to the model, equivalent to a text input with the `user` role.
     case string(Swift.String)
     /// A list of one or many input items to the model, containing different content types.
@@ -654,6 +710,16 @@ public indirect enum InputParam: Codable, Equatable, Sendable, UnknownCaseRepres
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.inputItemList(let lhs), .inputItemList(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An item representing a message, tool call, tool output, reasoning, or other response element.
@@ -661,7 +727,7 @@ public indirect enum InputParam: Codable, Equatable, Sendable, UnknownCaseRepres
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemField`.
-public indirect enum ItemField: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ItemField: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. Selected when `type` is `message`.
     case message(Message)
     /// Selected when `type` is `program`.
@@ -823,6 +889,42 @@ public indirect enum ItemField: Codable, Equatable, Sendable, UnknownCaseReprese
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.message(let lhs), .message(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Content item used to generate a response.
@@ -830,7 +932,7 @@ public indirect enum ItemField: Codable, Equatable, Sendable, UnknownCaseReprese
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemResource`.
-public indirect enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ItemResource: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     case inputMessageResource(InputMessageResource)
     /// An output message from the model.
     case outputMessage(OutputMessage)
@@ -1000,6 +1102,43 @@ public indirect enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepr
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputMessageResource(let lhs), .inputMessageResource(let rhs)): return equal(lhs, rhs)
+        case (.outputMessage(let lhs), .outputMessage(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A tool that allows the model to execute shell commands in a local environment.
@@ -1007,7 +1146,7 @@ public indirect enum ItemResource: Codable, Equatable, Sendable, UnknownCaseRepr
 /// - Note: Also named ``BetaLocalShellToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellToolParam`.
-public struct LocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LocalShellToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1037,6 +1176,12 @@ public struct LocalShellToolParam: Codable, Equatable, Sendable, SpecDeviationRe
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode("local_shell", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -1681,7 +1826,7 @@ public struct ModelIDsResponses: OpenEnum {
 /// - Note: Also named ``BetaModelResponseProperties``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
-public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModelResponseProperties: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -1814,6 +1959,20 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self._user, other._user) else { return false }
+        guard equal(self.safetyIdentifier, other.safetyIdentifier) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self._promptCacheRetention, other._promptCacheRetention) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Moderation results or errors for the response input and output.
@@ -1821,7 +1980,7 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
 /// - Note: Also named ``BetaModeration``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Moderation`.
-public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Moderation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Moderation for the response input.
     public var input: Moderation.Input
     /// Moderation for the response output.
@@ -1868,12 +2027,20 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Moderation for the response input.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/input`.
-    public indirect enum Input: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Input: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(ModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
@@ -1903,6 +2070,16 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .moderationResult(let value): try value.encode(to: encoder)
             case .error(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.moderationResult(let lhs), .moderationResult(let rhs)): return equal(lhs, rhs)
+            case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -1912,7 +2089,7 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(ModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
@@ -1942,6 +2119,16 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .moderationResult(let value): try value.encode(to: encoder)
             case .error(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.moderationResult(let lhs), .moderationResult(let rhs)): return equal(lhs, rhs)
+            case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }
@@ -1952,7 +2139,7 @@ public struct Moderation: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaModerationErrorBody``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationErrorBody`.
-public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModerationErrorBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
@@ -2000,6 +2187,14 @@ public struct ModerationErrorBody: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2025,7 +2220,7 @@ public struct ModerationInputType: OpenEnum {
 /// - Note: Also named ``BetaModerationResultBody``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationResultBody`.
-public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModerationResultBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The moderation model that produced this result.
     public var model: Swift.String
     /// A boolean indicating whether the content was flagged by any category.
@@ -2094,6 +2289,17 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.categoryAppliedInputTypes, "category_applied_input_types")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.flagged, other.flagged) else { return false }
+        guard equal(self.categories, other.categories) else { return false }
+        guard equal(self.categoryScores, other.categoryScores) else { return false }
+        guard equal(self.categoryAppliedInputTypes, other.categoryAppliedInputTypes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Groups function/custom tools under a shared namespace.
@@ -2101,7 +2307,7 @@ public struct ModerationResultBody: Codable, Equatable, Sendable, SpecDeviationR
 /// - Note: Also named ``BetaNamespaceToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/NamespaceToolParam`.
-public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct NamespaceToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The namespace name used in tool calls (for example, `crm`).
     ///
     /// At least 1 character.
@@ -2161,12 +2367,21 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A function or custom tool that belongs to a namespace.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/NamespaceToolParam/properties/tools/items`.
-    public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Tool: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `function`.
         case function(FunctionToolParam)
         /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
@@ -2198,6 +2413,16 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.function(let lhs), .function(let rhs)): return equal(lhs, rhs)
+            case (.custom(let lhs), .custom(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -2205,7 +2430,7 @@ public struct NamespaceToolParam: Codable, Equatable, Sendable, SpecDeviationRep
 /// - Note: Also named ``BetaOutputContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputContent`.
-public indirect enum OutputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum OutputContent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(OutputTextContent)
     /// A refusal from the model. Selected when `type` is `refusal`.
@@ -2242,12 +2467,23 @@ public indirect enum OutputContent: Codable, Equatable, Sendable, UnknownCaseRep
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.outputText(let lhs), .outputText(let rhs)): return equal(lhs, rhs)
+        case (.refusal(let lhs), .refusal(let rhs)): return equal(lhs, rhs)
+        case (.reasoningText(let lhs), .reasoningText(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputItem`.
-public indirect enum OutputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum OutputItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// An output message from the model. Selected when `type` is `message`.
     case message(OutputMessage)
     /// The results of a file search tool call. Selected when `type` is `file_search_call`.
@@ -2409,6 +2645,42 @@ public indirect enum OutputItem: Codable, Equatable, Sendable, UnknownCaseRepres
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.message(let lhs), .message(let rhs)): return equal(lhs, rhs)
+        case (.fileSearchCall(let lhs), .fileSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCall(let lhs), .functionCall(let rhs)): return equal(lhs, rhs)
+        case (.functionCallOutput(let lhs), .functionCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.webSearchCall(let lhs), .webSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCall(let lhs), .computerCall(let rhs)): return equal(lhs, rhs)
+        case (.computerCallOutput(let lhs), .computerCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.reasoning(let lhs), .reasoning(let rhs)): return equal(lhs, rhs)
+        case (.program(let lhs), .program(let rhs)): return equal(lhs, rhs)
+        case (.programOutput(let lhs), .programOutput(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchCall(let lhs), .toolSearchCall(let rhs)): return equal(lhs, rhs)
+        case (.toolSearchOutput(let lhs), .toolSearchOutput(let rhs)): return equal(lhs, rhs)
+        case (.additionalTools(let lhs), .additionalTools(let rhs)): return equal(lhs, rhs)
+        case (.compaction(let lhs), .compaction(let rhs)): return equal(lhs, rhs)
+        case (.imageGenerationCall(let lhs), .imageGenerationCall(let rhs)): return equal(lhs, rhs)
+        case (.codeInterpreterCall(let lhs), .codeInterpreterCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCall(let lhs), .localShellCall(let rhs)): return equal(lhs, rhs)
+        case (.localShellCallOutput(let lhs), .localShellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.shellCall(let lhs), .shellCall(let rhs)): return equal(lhs, rhs)
+        case (.shellCallOutput(let lhs), .shellCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCall(let lhs), .applyPatchCall(let rhs)): return equal(lhs, rhs)
+        case (.applyPatchCallOutput(let lhs), .applyPatchCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.mcpCall(let lhs), .mcpCall(let rhs)): return equal(lhs, rhs)
+        case (.mcpListTools(let lhs), .mcpListTools(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalRequest(let lhs), .mcpApprovalRequest(let rhs)): return equal(lhs, rhs)
+        case (.mcpApprovalResponse(let lhs), .mcpApprovalResponse(let rhs)): return equal(lhs, rhs)
+        case (.customToolCall(let lhs), .customToolCall(let rhs)): return equal(lhs, rhs)
+        case (.customToolCallOutput(let lhs), .customToolCallOutput(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2432,7 +2704,7 @@ public struct PersonalityEnum: OpenEnum {
 /// - Note: Also named ``BetaProgrammaticToolCallingParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ProgrammaticToolCallingParam`.
-public struct ProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProgrammaticToolCallingParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -2463,6 +2735,12 @@ public struct ProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDe
         try writer.encode("programmatic_tool_calling", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2488,7 +2766,7 @@ public struct PromptCacheModeEnum: OpenEnum {
 /// - Note: Also named ``BetaPromptCacheOptions``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheOptions`.
-public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct PromptCacheOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether implicit prompt-cache breakpoints were enabled.
     public var mode: PromptCacheModeEnum
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2526,5 +2804,12 @@ public struct PromptCacheOptions: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode("30m", "ttl")
         try writer.encode(self.mode, "mode")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.mode, other.mode) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

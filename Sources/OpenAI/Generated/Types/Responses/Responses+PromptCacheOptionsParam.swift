@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// - Note: Also named ``BetaPromptCacheOptionsParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheOptionsParam`.
-public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct PromptCacheOptionsParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
     public var mode: PromptCacheModeEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -47,6 +47,13 @@ public struct PromptCacheOptionsParam: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode("30m", "ttl")
         try writer.encodeIfPresent(self.mode, "mode")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.mode, other.mode) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -104,7 +111,7 @@ public struct RankerVersionType: OpenEnum {
 /// - Note: Also named ``BetaRankingOptions``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/RankingOptions`.
-public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RankingOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search.
     public var ranker: RankerVersionType?
     /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
@@ -157,6 +164,15 @@ public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.hybridSearch, "hybrid_search")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.ranker, other.ranker) else { return false }
+        guard equal(self.scoreThreshold, other.scoreThreshold) else { return false }
+        guard equal(self.hybridSearch, other.hybridSearch) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// **gpt-5 and o-series models only**
@@ -167,7 +183,7 @@ public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporti
 /// - Note: Also named ``BetaReasoning``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Reasoning`.
-public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Reasoning: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Controls the reasoning execution mode for the request.
     ///
     /// When returned on a response, this is the effective execution mode.
@@ -257,6 +273,17 @@ public struct Reasoning: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.context, "context")
         try writer.encodeIfPresent(self.generateSummary, "generate_summary")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.mode, other.mode) else { return false }
+        guard equal(self.effort, other.effort) else { return false }
+        guard equal(self.summary, other.summary) else { return false }
+        guard equal(self.context, other.context) else { return false }
+        guard equal(self.generateSummary, other.generateSummary) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// A summary of the reasoning performed by the model. This can be
@@ -362,7 +389,7 @@ public struct ReasoningModeEnum: OpenEnum {
 /// Emitted when there is a partial audio response.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioDeltaEvent`.
-public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseAudioDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A sequence number for this chunk of the stream response.
     public var sequenceNumber: Swift.Int
     /// A chunk of Base64 encoded response audio bytes.
@@ -409,5 +436,13 @@ public struct ResponseAudioDeltaEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Emitted when the audio response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioDoneEvent`.
-public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the delta.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -46,12 +46,19 @@ public struct ResponseAudioDoneEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when there is a partial transcript of audio.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioTranscriptDeltaEvent`.
-public struct ResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseAudioTranscriptDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The partial transcript of the audio response.
     public var delta: Swift.String
     /// The sequence number of this event.
@@ -99,12 +106,20 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Equatable, Sendable, S
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the full audio transcript is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioTranscriptDoneEvent`.
-public struct ResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseAudioTranscriptDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -143,12 +158,19 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Equatable, Sendable, Sp
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a partial code snippet is streamed by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallCodeDeltaEvent`.
-public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code is being streamed.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
@@ -210,12 +232,22 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Equatable, Sen
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the code snippet is finalized by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallCodeDoneEvent`.
-public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code is finalized.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
@@ -277,12 +309,22 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Equatable, Send
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the code interpreter call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallCompletedEvent`.
-public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCodeInterpreterCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code interpreter call is completed.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
@@ -337,12 +379,21 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Equatable, Sen
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a code interpreter call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallInProgressEvent`.
-public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCodeInterpreterCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code interpreter call is in progress.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
@@ -397,12 +448,21 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Equatable, Se
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the code interpreter is actively interpreting the code snippet.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallInterpretingEvent`.
-public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code interpreter is interpreting code.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
@@ -457,12 +517,21 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Equatable, 
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the model response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCompletedEvent`.
-public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Properties of the completed response.
     public var response: Response
     /// The sequence number for this event.
@@ -510,12 +579,20 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a new content part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseContentPartAddedEvent`.
-public struct ResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseContentPartAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the content part was added to.
     public var itemID: Swift.String
     /// The index of the output item that the content part was added to.
@@ -584,12 +661,23 @@ public struct ResponseContentPartAddedEvent: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a content part is done.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseContentPartDoneEvent`.
-public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseContentPartDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the content part was added to.
     public var itemID: Swift.String
     /// The index of the output item that the content part was added to.
@@ -658,6 +746,17 @@ public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
@@ -665,7 +764,7 @@ public struct ResponseContentPartDoneEvent: Codable, Equatable, Sendable, SpecDe
 /// - Note: Also named ``BetaResponseConversation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseConversation`.
-public struct ResponseConversation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseConversation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation that this response was associated with.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -702,12 +801,19 @@ public struct ResponseConversation: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An event that is emitted when a response is created.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCreatedEvent`.
-public struct ResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCreatedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The response that was created.
     public var response: Response
     /// The sequence number for this event.
@@ -755,12 +861,20 @@ public struct ResponseCreatedEvent: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Event representing a delta (partial update) to the input of a custom tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCustomToolCallInputDeltaEvent`.
-public struct ResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCustomToolCallInputDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The index of the output this delta applies to.
@@ -822,12 +936,22 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Equatable, Sendabl
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Event indicating that input for a custom tool call is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCustomToolCallInputDoneEvent`.
-public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCustomToolCallInputDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The index of the output this event applies to.
@@ -889,6 +1013,16 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable
         try writer.encode(self.input, "input")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An error object returned when the model fails to generate a Response.
@@ -896,7 +1030,7 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Equatable, Sendable
 /// - Note: Also named ``BetaResponseError``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseError/anyOf/0`.
-public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The error code for the response.
     public var code: ResponseErrorCode
     /// A human-readable description of the error.
@@ -941,6 +1075,14 @@ public struct ResponseError: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.code, "code")
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -1021,7 +1163,7 @@ public struct ResponseErrorCode: OpenEnum {
 /// Emitted when an error occurs.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseErrorEvent`.
-public struct ResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseErrorEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String?
     /// The error message.
@@ -1083,12 +1225,22 @@ public struct ResponseErrorEvent: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.param, other.param) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An event that is emitted when a response fails.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFailedEvent`.
-public struct ResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The response that failed.
@@ -1136,12 +1288,20 @@ public struct ResponseFailedEvent: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.response, "response")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a file search call is completed (results found).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFileSearchCallCompletedEvent`.
-public struct ResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFileSearchCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the file search call is initiated.
     public var outputIndex: Swift.Int
     /// The ID of the output item that the file search call is initiated.
@@ -1196,12 +1356,21 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Equatable, Sendable
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a file search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFileSearchCallInProgressEvent`.
-public struct ResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFileSearchCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the file search call is initiated.
     public var outputIndex: Swift.Int
     /// The ID of the output item that the file search call is initiated.
@@ -1256,12 +1425,21 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Equatable, Sendabl
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a file search is currently searching.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFileSearchCallSearchingEvent`.
-public struct ResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFileSearchCallSearchingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the file search call is searching.
     public var outputIndex: Swift.Int
     /// The ID of the output item that the file search call is initiated.
@@ -1316,13 +1494,22 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Equatable, Sendable
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A custom grammar for the model to follow when generating text.
 /// Learn more in the [custom grammars guide](https://platform.openai.com/docs/guides/custom-grammars).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextGrammar`.
-public struct ResponseFormatTextGrammar: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFormatTextGrammar: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The custom grammar for the model to follow.
     public var grammar: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1361,13 +1548,20 @@ public struct ResponseFormatTextGrammar: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.grammar, "grammar")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.grammar, other.grammar) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Configure the model to generate valid Python code. See the
 /// [custom grammars guide](https://platform.openai.com/docs/guides/custom-grammars) for more details.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextPython`.
-public struct ResponseFormatTextPython: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFormatTextPython: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1398,12 +1592,18 @@ public struct ResponseFormatTextPython: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode("python", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when there is a partial function-call arguments delta.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFunctionCallArgumentsDeltaEvent`.
-public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the function-call arguments delta is added to.
     public var itemID: Swift.String
     /// The index of the output item that the function-call arguments delta is added to.
@@ -1465,12 +1665,22 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Equatable, Senda
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when function-call arguments are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFunctionCallArgumentsDoneEvent`.
-public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseFunctionCallArgumentsDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item.
     public var itemID: Swift.String
     /// The name of the function that was called.
@@ -1539,12 +1749,23 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Equatable, Sendab
         try writer.encode(self.arguments, "arguments")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an image generation tool call has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallCompletedEvent`.
-public struct ResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseImageGenCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
@@ -1599,12 +1820,21 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Equatable, Sendable, 
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an image generation tool call is actively generating an image (intermediate state).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallGeneratingEvent`.
-public struct ResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseImageGenCallGeneratingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the image generation item being processed.
@@ -1659,12 +1889,21 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Equatable, Sendable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an image generation tool call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallInProgressEvent`.
-public struct ResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseImageGenCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the image generation item being processed.
@@ -1719,12 +1958,21 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Equatable, Sendable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a partial image is available during image generation streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallPartialImageEvent`.
-public struct ResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseImageGenCallPartialImageEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the image generation item being processed.
@@ -1821,12 +2069,27 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.outputFormat, "output_format")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.partialImageIndex, other.partialImageIndex) else { return false }
+        guard equal(self.partialImageB64, other.partialImageB64) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.quality, other.quality) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.outputFormat, other.outputFormat) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the response is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseInProgressEvent`.
-public struct ResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The response that is in progress.
     public var response: Response
     /// The sequence number of this event.
@@ -1874,12 +2137,20 @@ public struct ResponseInProgressEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An event that is emitted when a response finishes as incomplete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseIncompleteEvent`.
-public struct ResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseIncompleteEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The response that was incomplete.
     public var response: Response
     /// The sequence number of this event.
@@ -1927,12 +2198,20 @@ public struct ResponseIncompleteEvent: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A list of Response items.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseItemList`.
-public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ResponseItemList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items used to generate this response.
     public var data: [ItemResource]
     /// Whether there are more items available.
@@ -1995,6 +2274,16 @@ public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ItemResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -2011,7 +2300,7 @@ public struct ResponseItemList: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaResponseLogProb``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseLogProb`.
-public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseLogProb: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A possible text token.
     public var token: Swift.String
     /// The log probability of this token.
@@ -2065,8 +2354,17 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.token, other.token) else { return false }
+        guard equal(self.logprob, other.logprob) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/ResponseLogProb/properties/top_logprobs/items`.
-    public struct TopLogprob: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct TopLogprob: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A possible text token.
         public var token: Swift.String?
         /// The log probability of this token.
@@ -2112,13 +2410,21 @@ public struct ResponseLogProb: Codable, Equatable, Sendable, SpecDeviationReport
             try writer.encodeIfPresent(self.logprob, "logprob")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.token, other.token) else { return false }
+            guard equal(self.logprob, other.logprob) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallArgumentsDeltaEvent`.
-public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPCallArgumentsDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the MCP tool call item being processed.
@@ -2180,12 +2486,22 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Equatable, Sendable, 
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the arguments for an MCP tool call are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallArgumentsDoneEvent`.
-public struct ResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPCallArgumentsDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the MCP tool call item being processed.
@@ -2247,12 +2563,22 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Equatable, Sendable, S
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an MCP  tool call has completed successfully.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallCompletedEvent`.
-public struct ResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that completed.
     public var itemID: Swift.String
     /// The index of the output item that completed.
@@ -2307,12 +2633,21 @@ public struct ResponseMCPCallCompletedEvent: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an MCP  tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallFailedEvent`.
-public struct ResponseMCPCallFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPCallFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that failed.
     public var itemID: Swift.String
     /// The index of the output item that failed.
@@ -2367,12 +2702,21 @@ public struct ResponseMCPCallFailedEvent: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an MCP  tool call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallInProgressEvent`.
-public struct ResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The index of the output item in the response's output array.
@@ -2427,12 +2771,21 @@ public struct ResponseMCPCallInProgressEvent: Codable, Equatable, Sendable, Spec
         try writer.encode(self.itemID, "item_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the list of available MCP tools has been successfully retrieved.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsCompletedEvent`.
-public struct ResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPListToolsCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that produced this output.
     public var itemID: Swift.String
     /// The index of the output item that was processed.
@@ -2486,5 +2839,14 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Equatable, Sendable, 
         try writer.encode(self.outputIndex, "output_index")
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Emitted when the attempt to list available MCP tools has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsFailedEvent`.
-public struct ResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPListToolsFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that failed.
     public var itemID: Swift.String
     /// The index of the output item that failed.
@@ -62,12 +62,21 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Equatable, Sendable, Spe
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when the system is in the process of retrieving the list of available MCP tools.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsInProgressEvent`.
-public struct ResponseMCPListToolsInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseMCPListToolsInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that is being processed.
     public var itemID: Swift.String
     /// The index of the output item that is being processed.
@@ -122,12 +131,21 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Equatable, Sendable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a new output item is added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputItemAddedEvent`.
-public struct ResponseOutputItemAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseOutputItemAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that was added.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
@@ -185,12 +203,21 @@ public struct ResponseOutputItemAddedEvent: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an output item is marked done.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputItemDoneEvent`.
-public struct ResponseOutputItemDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseOutputItemDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that was marked done.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
@@ -245,12 +272,21 @@ public struct ResponseOutputItemDoneEvent: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.item, "item")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.item, other.item) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an annotation is added to output text content.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputTextAnnotationAddedEvent`.
-public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseOutputTextAnnotationAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the item to which the annotation is being added.
     public var itemID: Swift.String
     /// The index of the output item in the response's output array.
@@ -326,12 +362,24 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Equatable, Sendab
         try writer.encode(self.annotation, "annotation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.annotationIndex, other.annotationIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.annotation, other.annotation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaResponseProperties``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseProperties`.
-public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseProperties: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the previous response to the model. Use this to
     /// create multi-turn conversations. Learn more about
     /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
@@ -448,12 +496,26 @@ public struct ResponseProperties: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.prompt, "prompt")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.previousResponseID, other.previousResponseID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.maxToolCalls, other.maxToolCalls) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.toolChoice, other.toolChoice) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a response is queued and waiting to be processed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseQueuedEvent`.
-public struct ResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseQueuedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The full response object that is queued.
     public var response: Response
     /// The sequence number for this event.
@@ -501,12 +563,20 @@ public struct ResponseQueuedEvent: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.response, other.response) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a new reasoning summary part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartAddedEvent`.
-public struct ResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseReasoningSummaryPartAddedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary part is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary part is associated with.
@@ -575,12 +645,23 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Equatable, Sendab
         try writer.encode(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a reasoning summary part is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartDoneEvent`.
-public struct ResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseReasoningSummaryPartDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary part is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary part is associated with.
@@ -651,12 +732,23 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Equatable, Sendabl
         try writer.encode(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a delta is added to a reasoning summary text.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryTextDeltaEvent`.
-public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseReasoningSummaryTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary text delta is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary text delta is associated with.
@@ -725,12 +817,23 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Equatable, Sendab
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a reasoning summary text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryTextDoneEvent`.
-public struct ResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseReasoningSummaryTextDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary text is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary text is associated with.
@@ -799,12 +902,23 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Equatable, Sendabl
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.summaryIndex, other.summaryIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a delta is added to a reasoning text.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningTextDeltaEvent`.
-public struct ResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseReasoningTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item this reasoning text delta is associated with.
     public var itemID: Swift.String
     /// The index of the output item this reasoning text delta is associated with.
@@ -873,12 +987,23 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Equatable, Sendable, Spe
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a reasoning text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningTextDoneEvent`.
-public struct ResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseReasoningTextDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the item this reasoning text is associated with.
     public var itemID: Swift.String
     /// The index of the output item this reasoning text is associated with.
@@ -947,12 +1072,23 @@ public struct ResponseReasoningTextDoneEvent: Codable, Equatable, Sendable, Spec
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when there is a partial refusal text.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseRefusalDeltaEvent`.
-public struct ResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseRefusalDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the refusal text is added to.
     public var itemID: Swift.String
     /// The index of the output item that the refusal text is added to.
@@ -1021,12 +1157,23 @@ public struct ResponseRefusalDeltaEvent: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when refusal text is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseRefusalDoneEvent`.
-public struct ResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseRefusalDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the refusal text is finalized.
     public var itemID: Swift.String
     /// The index of the output item that the refusal text is finalized.
@@ -1095,12 +1242,23 @@ public struct ResponseRefusalDoneEvent: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.refusal, other.refusal) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated a shell command was added to a tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallCommandAddedStreamingEvent`.
-public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseShellCallCommandAddedStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The index of the output item that was updated.
@@ -1162,12 +1320,22 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Equatable, S
         try writer.encode(self.command, "command")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.command, other.command) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated a shell command was incrementally updated.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallCommandDeltaStreamingEvent`.
-public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The index of the output item that was updated.
@@ -1236,12 +1404,23 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Equatable, S
         try writer.encodeIfPresent(self.obfuscation, "obfuscation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.obfuscation, other.obfuscation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated a shell command was completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallCommandDoneStreamingEvent`.
-public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseShellCallCommandDoneStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The index of the output item that was updated.
@@ -1303,12 +1482,22 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Equatable, Se
         try writer.encode(self.command, "command")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.command, other.command) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated shell call output was incrementally added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallOutputContentDeltaStreamingEvent`.
-public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The ID of the output item that was updated.
@@ -1377,12 +1566,23 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Equata
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A streaming event that indicated shell call output was completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallOutputContentDoneStreamingEvent`.
-public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The ID of the output item that was updated.
@@ -1451,6 +1651,17 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatab
         try writer.encode(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.commandIndex, other.commandIndex) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Options for streaming responses. Only set this when you set `stream: true`.
@@ -1458,7 +1669,7 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Equatab
 /// - Note: Also named ``BetaResponseStreamOptions``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamOptions/anyOf/0`.
-public struct ResponseStreamOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseStreamOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// When true, stream obfuscation will be enabled. Stream obfuscation adds
     /// random characters to an `obfuscation` field on streaming delta events to
     /// normalize payload sizes as a mitigation to certain side-channel attacks.
@@ -1501,12 +1712,19 @@ public struct ResponseStreamOptions: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.includeObfuscation, other.includeObfuscation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when there is an additional text delta.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseTextDeltaEvent`.
-public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the text delta was added to.
     public var itemID: Swift.String
     /// The index of the output item that the text delta was added to.
@@ -1582,12 +1800,24 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.logprobs, "logprobs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when text content is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseTextDoneEvent`.
-public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseTextDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the text content is finalized.
     public var itemID: Swift.String
     /// The index of the output item that the text content is finalized.
@@ -1663,6 +1893,18 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.logprobs, "logprobs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.contentIndex, other.contentIndex) else { return false }
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.logprobs, other.logprobs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Configuration options for a text response from the model. Can be plain
@@ -1673,7 +1915,7 @@ public struct ResponseTextDoneEvent: Codable, Equatable, Sendable, SpecDeviation
 /// - Note: Also named ``BetaResponseTextParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseTextParam`.
-public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseTextParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An object specifying the format that the model must output.
     ///
     /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
@@ -1736,6 +1978,14 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.verbosity, "verbosity")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.format, other.format) else { return false }
+        guard equal(self.verbosity, other.verbosity) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents token usage details including input tokens, output tokens,
@@ -1744,7 +1994,7 @@ public struct ResponseTextParam: Codable, Equatable, Sendable, SpecDeviationRepo
 /// - Note: Also named ``BetaResponseUsage``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseUsage`.
-public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of input tokens.
     public var inputTokens: Swift.Int
     /// A detailed breakdown of the input tokens.
@@ -1812,10 +2062,21 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputTokens, other.inputTokens) else { return false }
+        guard equal(self.inputTokensDetails, other.inputTokensDetails) else { return false }
+        guard equal(self.outputTokens, other.outputTokens) else { return false }
+        guard equal(self.outputTokensDetails, other.outputTokensDetails) else { return false }
+        guard equal(self.totalTokens, other.totalTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A detailed breakdown of the input tokens.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputTokensDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of tokens that were retrieved from the cache.
         /// [More on prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
         public var cachedTokens: Swift.Int
@@ -1862,12 +2123,20 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.cachedTokens, other.cachedTokens) else { return false }
+            guard equal(self.cacheWriteTokens, other.cacheWriteTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// A detailed breakdown of the output tokens.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/output_tokens_details`.
-    public struct OutputTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct OutputTokensDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of reasoning tokens.
         public var reasoningTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1904,13 +2173,20 @@ public struct ResponseUsage: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encode(self.reasoningTokens, "reasoning_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.reasoningTokens, other.reasoningTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Emitted when a web search call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWebSearchCallCompletedEvent`.
-public struct ResponseWebSearchCallCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseWebSearchCallCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the web search call is associated with.
     public var outputIndex: Swift.Int
     /// Unique ID for the output item associated with the web search call.
@@ -1965,12 +2241,21 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Equatable, Sendable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a web search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWebSearchCallInProgressEvent`.
-public struct ResponseWebSearchCallInProgressEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseWebSearchCallInProgressEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the web search call is associated with.
     public var outputIndex: Swift.Int
     /// Unique ID for the output item associated with the web search call.
@@ -2025,12 +2310,21 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Equatable, Sendable
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when a web search call is executing.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWebSearchCallSearchingEvent`.
-public struct ResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseWebSearchCallSearchingEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the web search call is associated with.
     public var outputIndex: Swift.Int
     /// Unique ID for the output item associated with the web search call.
@@ -2085,12 +2379,21 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Equatable, Sendable,
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.outputIndex, other.outputIndex) else { return false }
+        guard equal(self.itemID, other.itemID) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Emitted when an error occurs while processing a Responses WebSocket request.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWsError`.
-public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseWsError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The HTTP status code associated with a WebSocket protocol error.
     public var status: Swift.Int?
     /// The sequence number of an error emitted by the response stream.
@@ -2153,1807 +2456,14 @@ public struct ResponseWsError: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.streamID, "stream_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
-}
 
-/// Client events accepted by the Responses WebSocket server.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ResponsesClientEvent`.
-public indirect enum ResponsesClientEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Client event for creating a response over a persistent WebSocket connection. Selected when `type` is `response.create`.
-    case responseCreate(ResponsesClientEventResponseCreate)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "response.create":
-            self = .responseCreate(try ResponsesClientEventResponseCreate(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .responseCreate(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Client event for creating a response over a persistent WebSocket connection.
-/// This payload uses the same top-level fields as `POST /v1/responses`, plus
-/// WebSocket-only envelope metadata.
-///
-/// Notes:
-/// - `stream` is implicit over WebSocket and should not be sent.
-/// - `background` is not supported over WebSocket.
-/// - `stream_id` is WebSocket-only and is not part of `POST /v1/responses`.
-///
-/// - Remark: Generated from `#/components/schemas/ResponsesClientEventResponseCreate`.
-public struct ResponsesClientEventResponseCreate: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The WebSocket lane for this response. Requests with the same
-    /// `stream_id` are processed FIFO, and events for the response echo the
-    /// same `stream_id`.
-    ///
-    /// `stream_id` controls routing; `previous_response_id` controls
-    /// conversation lineage, so a new lane can fork from a response created
-    /// on another lane.
-    ///
-    /// 1 to 256 characters.
-    public var streamID: Swift.String?
-    /// Set of 16 key-value pairs that can be attached to an object. This can be
-    /// useful for storing additional information about the object in a structured
-    /// format, and querying for objects via API or the dashboard.
-    ///
-    /// Keys are strings with a maximum length of 64 characters. Values are strings
-    /// with a maximum length of 512 characters.
-    public var metadata: Metadata?
-    /// An integer between 0 and 20 specifying the maximum number of most likely
-    /// tokens to return at each token position, each with an associated log
-    /// probability. In some cases, the number of returned tokens may be fewer than
-    /// requested.
-    ///
-    /// At least 0, at most 20.
-    public var topLogprobs: Swift.Int?
-    /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
-    /// We generally recommend altering this or `top_p` but not both.
-    ///
-    /// Default: `1`. At least 0, at most 2.
-    public var temperature: Swift.Double?
-    /// An alternative to sampling with temperature, called nucleus sampling,
-    /// where the model considers the results of the tokens with top_p probability
-    /// mass. So 0.1 means only the tokens comprising the top 10% probability mass
-    /// are considered.
-    ///
-    /// We generally recommend altering this or `temperature` but not both.
-    ///
-    /// Default: `1`. At least 0, at most 1.
-    public var topP: Swift.Double?
-    private var _user: Swift.String?
-    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
-    public var user: Swift.String? {
-        get { _user }
-        set { _user = newValue }
-    }
-    /// A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies.
-    /// The IDs should be a string that uniquely identifies each user, with a maximum length of 64 characters. We recommend hashing their username or email address, in order to avoid sending us any identifying information. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
-    ///
-    /// At most 64 characters.
-    public var safetyIdentifier: Swift.String?
-    /// Used by OpenAI to cache responses for similar requests to optimize your cache hit rates. Replaces the `user` field. [Learn more](https://platform.openai.com/docs/guides/prompt-caching).
-    public var promptCacheKey: Swift.String?
-    private var _promptCacheRetention: PromptCacheRetentionEnum?
-    /// Deprecated. Use `prompt_cache_options.ttl` instead.
-    ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
-    /// This field expresses a maximum retention policy, while
-    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
-    /// fields are independent and do not interact.
-    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
-    ///
-    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
-    ///   - Organizations without ZDR enabled default to `24h`.
-    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
-    public var promptCacheRetention: PromptCacheRetentionEnum? {
-        get { _promptCacheRetention }
-        set { _promptCacheRetention = newValue }
-    }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
-    public var promptCacheOptions: PromptCacheOptionsParam?
-    /// The unique ID of the previous response to the model. Use this to
-    /// create multi-turn conversations. Learn more about
-    /// [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
-    public var previousResponseID: Swift.String?
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
-    /// to browse and compare available models.
-    public var model: ModelIDsResponses?
-    /// Whether to run the model response in the background.
-    /// [Learn more](https://platform.openai.com/docs/guides/background).
-    ///
-    /// Default: `false`.
-    public var background: Swift.Bool?
-    /// The maximum number of total calls to built-in tools that can be processed in a response. This maximum number applies across all built-in tool calls, not per individual tool. Any further attempts to call a tool by the model will be ignored.
-    public var maxToolCalls: Swift.Int?
-    /// Configuration options for a text response from the model. Can be plain
-    /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
-    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
-    public var text: ResponseTextParam?
-    /// An array of tools the model may call while generating a response. You
-    /// can specify which tool to use by setting the `tool_choice` parameter.
-    ///
-    /// We support the following categories of tools:
-    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
-    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
-    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
-    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
-    /// - **Function calls (custom tools)**: Functions that are defined by you,
-    ///   enabling the model to call your own code with strongly typed arguments
-    ///   and outputs. Learn more about
-    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
-    ///   custom tools to call your own code.
-    public var tools: ToolsArray?
-    /// How the model should select which tool (or tools) to use when generating
-    /// a response. See the `tools` parameter to see how to specify which tools
-    /// the model can call.
-    public var toolChoice: ToolChoiceParam?
-    /// Reference to a prompt template and its variables.
-    /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
-    public var prompt: Prompt?
-    /// Specifies the processing type used for serving the request.
-    ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
-    ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
-    ///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
-    ///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
-    ///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
-    ///   - When not set, the default behavior is 'auto'.
-    ///
-    ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
-    ///
-    /// Default: `"auto"`.
-    public var serviceTier: ServiceTierResponses?
-    private var _truncation: TruncationEnum?
-    /// The truncation strategy to use for the model response.
-    /// - `auto`: If the input to this Response exceeds
-    ///   the model's context window size, the model will truncate the
-    ///   response to fit the context window by dropping items from the beginning of the conversation.
-    /// - `disabled` (default): If the input size will exceed the context window
-    ///   size for a model, the request will fail with a 400 error.
-    ///
-    /// Default: `"disabled"`.
-    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
-    public var truncation: TruncationEnum? {
-        get { _truncation }
-        set { _truncation = newValue }
-    }
-    /// **gpt-5 and o-series models only**
-    ///
-    /// Configuration options for
-    /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
-    public var reasoning: Reasoning?
-    /// Text, image, or file inputs to the model, used to generate a response.
-    ///
-    /// Learn more:
-    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
-    /// - [Image inputs](https://platform.openai.com/docs/guides/images)
-    /// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
-    /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
-    /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
-    public var input: InputParam?
-    /// Specify additional output data to include in the model response. Currently supported values are:
-    /// - `web_search_call.action.sources`: Include the sources of the web search tool call.
-    /// - `code_interpreter_call.outputs`: Includes the outputs of python code execution in code interpreter tool call items.
-    /// - `computer_call_output.output.image_url`: Include image urls from the computer call output.
-    /// - `file_search_call.results`: Include the search results of the file search tool call.
-    /// - `message.input_image.image_url`: Include image urls from the input message.
-    /// - `message.output_text.logprobs`: Include logprobs with assistant messages.
-    /// - `reasoning.encrypted_content`: Includes an encrypted version of reasoning tokens in reasoning item outputs. This enables reasoning items to be used in multi-turn conversations when using the Responses API statelessly (like when the `store` parameter is set to `false`, or when an organization is enrolled in the zero data retention program).
-    public var include: [IncludeEnum]?
-    /// Whether to allow the model to run tool calls in parallel.
-    ///
-    /// Default: `true`.
-    public var parallelToolCalls: Swift.Bool?
-    /// Whether to store the generated model response for later retrieval via
-    /// API.
-    ///
-    /// Default: `true`.
-    public var store: Swift.Bool?
-    /// A system (or developer) message inserted into the model's context.
-    ///
-    /// When using along with `previous_response_id`, the instructions from a previous
-    /// response will not be carried over to the next response. This makes it simple
-    /// to swap out system (or developer) messages in new responses.
-    public var instructions: Swift.String?
-    /// Configuration for running moderation on the input and output of this response.
-    public var moderation: ModerationParam?
-    /// If set to true, the model response data will be streamed to the client
-    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
-    /// See the [Streaming section below](https://platform.openai.com/docs/api-reference/responses-streaming)
-    /// for more information.
-    ///
-    /// Default: `false`.
-    public var stream: Swift.Bool?
-    /// Options for streaming responses. Only set this when you set `stream: true`.
-    public var streamOptions: ResponseStreamOptions?
-    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
-    /// Input items and output items from this response are automatically added to this conversation after this response completes.
-    public var conversation: ConversationParam?
-    /// Context management configuration for this request.
-    ///
-    /// At least 1 item.
-    public var contextManagement: [ContextManagementParam]?
-    /// An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
-    ///
-    /// At least 16.
-    public var maxOutputTokens: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ResponsesClientEventResponseCreate`.
-    ///
-    /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
-    ///   - input: Text, image, or file inputs to the model, used to generate a response.
-    ///   - instructions: A system (or developer) message inserted into the model's context.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - temperature: What sampling temperature to use, between 0 and 2. Default: `1`. At least 0, at most 2.
-    ///   - streamID: The WebSocket lane for this response. 1 to 256 characters.
-    ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability. At least 0, at most 20.
-    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. Default: `1`. At least 0, at most 1.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
-    ///   - safetyIdentifier: A stable identifier used to help detect users of your application that may be violating OpenAI's usage policies. At most 64 characters.
-    ///   - promptCacheKey: Used by OpenAI to cache responses for similar requests to optimize your cache hit rates.
-    ///   - promptCacheRetention: Deprecated.
-    ///   - promptCacheOptions: Options for prompt caching.
-    ///   - previousResponseID: The unique ID of the previous response to the model.
-    ///   - background: Whether to run the model response in the background. Default: `false`.
-    ///   - maxToolCalls: The maximum number of total calls to built-in tools that can be processed in a response.
-    ///   - prompt: Reference to a prompt template and its variables.
-    ///   - serviceTier: Specifies the processing type used for serving the request. Default: `"auto"`.
-    ///   - truncation: The truncation strategy to use for the model response. Default: `"disabled"`.
-    ///   - reasoning: **gpt-5 and o-series models only**
-    ///   - include: Specify additional output data to include in the model response.
-    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel. Default: `true`.
-    ///   - store: Whether to store the generated model response for later retrieval via API. Default: `true`.
-    ///   - moderation: Configuration for running moderation on the input and output of this response.
-    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format). Default: `false`.
-    ///   - streamOptions: Options for streaming responses.
-    ///   - conversation: The conversation that this response belongs to.
-    ///   - contextManagement: Context management configuration for this request. At least 1 item.
-    ///   - maxOutputTokens: An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning). At least 16.
-    public init(
-        model: ModelIDsResponses? = nil,
-        input: InputParam? = nil,
-        instructions: Swift.String? = nil,
-        tools: ToolsArray? = nil,
-        toolChoice: ToolChoiceParam? = nil,
-        text: ResponseTextParam? = nil,
-        temperature: Swift.Double? = nil,
-        streamID: Swift.String? = nil,
-        metadata: Metadata? = nil,
-        topLogprobs: Swift.Int? = nil,
-        topP: Swift.Double? = nil,
-        user: Swift.String? = nil,
-        safetyIdentifier: Swift.String? = nil,
-        promptCacheKey: Swift.String? = nil,
-        promptCacheRetention: PromptCacheRetentionEnum? = nil,
-        promptCacheOptions: PromptCacheOptionsParam? = nil,
-        previousResponseID: Swift.String? = nil,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        prompt: Prompt? = nil,
-        serviceTier: ServiceTierResponses? = nil,
-        truncation: TruncationEnum? = nil,
-        reasoning: Reasoning? = nil,
-        include: [IncludeEnum]? = nil,
-        parallelToolCalls: Swift.Bool? = nil,
-        store: Swift.Bool? = nil,
-        moderation: ModerationParam? = nil,
-        stream: Swift.Bool? = nil,
-        streamOptions: ResponseStreamOptions? = nil,
-        conversation: ConversationParam? = nil,
-        contextManagement: [ContextManagementParam]? = nil,
-        maxOutputTokens: Swift.Int? = nil
-    ) {
-        self.streamID = streamID
-        self.metadata = metadata
-        self.topLogprobs = topLogprobs
-        self.temperature = temperature
-        self.topP = topP
-        self._user = user
-        self.safetyIdentifier = safetyIdentifier
-        self.promptCacheKey = promptCacheKey
-        self._promptCacheRetention = promptCacheRetention
-        self.promptCacheOptions = promptCacheOptions
-        self.previousResponseID = previousResponseID
-        self.model = model
-        self.background = background
-        self.maxToolCalls = maxToolCalls
-        self.text = text
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.prompt = prompt
-        self.serviceTier = serviceTier
-        self._truncation = truncation
-        self.reasoning = reasoning
-        self.input = input
-        self.include = include
-        self.parallelToolCalls = parallelToolCalls
-        self.store = store
-        self.instructions = instructions
-        self.moderation = moderation
-        self.stream = stream
-        self.streamOptions = streamOptions
-        self.conversation = conversation
-        self.contextManagement = contextManagement
-        self.maxOutputTokens = maxOutputTokens
-    }
-
-    /// Decodes `ResponsesClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "response.create", required: true)
-        self.streamID = try reader.optional(Swift.String.self, "stream_id")
-        self.metadata = try reader.optional(Metadata.self, "metadata")
-        self.topLogprobs = try reader.optional(Swift.Int.self, "top_logprobs")
-        self.temperature = try reader.optional(Swift.Double.self, "temperature")
-        self.topP = try reader.optional(Swift.Double.self, "top_p")
-        self._user = try reader.optional(Swift.String.self, "user")
-        self.safetyIdentifier = try reader.optional(Swift.String.self, "safety_identifier")
-        self.promptCacheKey = try reader.optional(Swift.String.self, "prompt_cache_key")
-        self._promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, "prompt_cache_retention")
-        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, "prompt_cache_options")
-        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
-        self.model = try reader.optional(ModelIDsResponses.self, "model")
-        self.background = try reader.optional(Swift.Bool.self, "background")
-        self.maxToolCalls = try reader.optional(Swift.Int.self, "max_tool_calls")
-        self.text = try reader.optional(ResponseTextParam.self, "text")
-        self.tools = try reader.optional(ToolsArray.self, "tools")
-        self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
-        self.prompt = try reader.optional(Prompt.self, "prompt")
-        self.serviceTier = try reader.optional(ServiceTierResponses.self, "service_tier")
-        self._truncation = try reader.optional(TruncationEnum.self, "truncation")
-        self.reasoning = try reader.optional(Reasoning.self, "reasoning")
-        self.input = try reader.optional(InputParam.self, "input")
-        self.include = try reader.optional([IncludeEnum].self, "include")
-        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
-        self.store = try reader.optional(Swift.Bool.self, "store")
-        self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.moderation = try reader.optional(ModerationParam.self, "moderation")
-        self.stream = try reader.optional(Swift.Bool.self, "stream")
-        self.streamOptions = try reader.optional(ResponseStreamOptions.self, "stream_options")
-        self.conversation = try reader.optional(ConversationParam.self, "conversation")
-        self.contextManagement = try reader.optional([ContextManagementParam].self, "context_management")
-        self.maxOutputTokens = try reader.optional(Swift.Int.self, "max_output_tokens")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("response.create", "type")
-        try writer.encodeIfPresent(self.streamID, "stream_id")
-        try writer.encodeIfPresent(self.metadata, "metadata")
-        try writer.encodeIfPresent(self.topLogprobs, "top_logprobs")
-        try writer.encodeIfPresent(self.temperature, "temperature")
-        try writer.encodeIfPresent(self.topP, "top_p")
-        try writer.encodeIfPresent(self._user, "user")
-        try writer.encodeIfPresent(self.safetyIdentifier, "safety_identifier")
-        try writer.encodeIfPresent(self.promptCacheKey, "prompt_cache_key")
-        try writer.encodeIfPresent(self._promptCacheRetention, "prompt_cache_retention")
-        try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
-        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
-        try writer.encodeIfPresent(self.model, "model")
-        try writer.encodeIfPresent(self.background, "background")
-        try writer.encodeIfPresent(self.maxToolCalls, "max_tool_calls")
-        try writer.encodeIfPresent(self.text, "text")
-        try writer.encodeIfPresent(self.tools, "tools")
-        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
-        try writer.encodeIfPresent(self.prompt, "prompt")
-        try writer.encodeIfPresent(self.serviceTier, "service_tier")
-        try writer.encodeIfPresent(self._truncation, "truncation")
-        try writer.encodeIfPresent(self.reasoning, "reasoning")
-        try writer.encodeIfPresent(self.input, "input")
-        try writer.encodeIfPresent(self.include, "include")
-        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
-        try writer.encodeIfPresent(self.store, "store")
-        try writer.encodeIfPresent(self.instructions, "instructions")
-        try writer.encodeIfPresent(self.moderation, "moderation")
-        try writer.encodeIfPresent(self.stream, "stream")
-        try writer.encodeIfPresent(self.streamOptions, "stream_options")
-        try writer.encodeIfPresent(self.conversation, "conversation")
-        try writer.encodeIfPresent(self.contextManagement, "context_management")
-        try writer.encodeIfPresent(self.maxOutputTokens, "max_output_tokens")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-/// - Note: Also named ``BetaSearchContentType``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/SearchContentType`.
-public struct SearchContentType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `text`
-    public static var text: Self { Self(rawValue: "text") }
-
-    /// `image`
-    public static var image: Self { Self(rawValue: "image") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-/// - Note: Also named ``BetaSearchContextSize``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/SearchContextSize`.
-public struct SearchContextSize: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-/// - Note: Also named ``BetaServiceTierEnum``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ServiceTierEnum`.
-public struct ServiceTierEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default`
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    /// `fast`
-    public static var fast: Self { Self(rawValue: "fast") }
-
-    /// `flex`
-    public static var flex: Self { Self(rawValue: "flex") }
-
-    /// `priority`
-    public static var priority: Self { Self(rawValue: "priority") }
-}
-
-/// Specifies the processing type used for serving the request.
-///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
-///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
-///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
-///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
-///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
-///   - When not set, the default behavior is 'auto'.
-///
-///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-/// - Note: Also named ``BetaServiceTierResponses``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ServiceTierResponses/anyOf/0`.
-public struct ServiceTierResponses: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default`
-    public static var `default`: Self { Self(rawValue: "default") }
-
-    /// `flex`
-    public static var flex: Self { Self(rawValue: "flex") }
-
-    /// `scale`
-    public static var scale: Self { Self(rawValue: "scale") }
-
-    /// `priority`
-    public static var priority: Self { Self(rawValue: "priority") }
-
-    /// `fast`
-    public static var fast: Self { Self(rawValue: "fast") }
-
-    /// `ultrafast`
-    public static var ultrafast: Self { Self(rawValue: "ultrafast") }
-}
-
-/// A delta of stdout/stderr emitted while a shell call was running.
-///
-/// - Note: Also named ``BetaShellCallOutputDelta``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ShellCallOutputDelta`.
-public struct ShellCallOutputDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The stdout delta that was emitted.
-    public var stdout: Swift.String?
-    /// The stderr delta that was emitted.
-    public var stderr: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ShellCallOutputDelta`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The stdout delta that was emitted.
-    ///   - stderr: The stderr delta that was emitted.
-    public init(
-        stdout: Swift.String? = nil,
-        stderr: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-    }
-
-    /// Decodes `ShellCallOutputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.stdout = try reader.optional(Swift.String.self, "stdout")
-        self.stderr = try reader.optional(Swift.String.self, "stderr")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.stdout, "stdout")
-        try writer.encodeIfPresent(self.stderr, "stderr")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Forces the model to call the apply_patch tool when executing a tool call.
-///
-/// - Note: Also named ``BetaSpecificApplyPatchParam``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/SpecificApplyPatchParam`.
-public struct SpecificApplyPatchParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `SpecificApplyPatchParam`.
-    public init() {
-    }
-
-    /// Decodes `SpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "apply_patch", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("apply_patch", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Forces the model to call the shell tool when a tool call is required.
-///
-/// - Note: Also named ``BetaSpecificFunctionShellParam``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/SpecificFunctionShellParam`.
-public struct SpecificFunctionShellParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `SpecificFunctionShellParam`.
-    public init() {
-    }
-
-    /// Decodes `SpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "shell", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("shell", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// - Note: Also named ``BetaSpecificProgrammaticToolCallingParam``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
-public struct SpecificProgrammaticToolCallingParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `SpecificProgrammaticToolCallingParam`.
-    public init() {
-    }
-
-    /// Decodes `SpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "programmatic_tool_calling", required: true)
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("programmatic_tool_calling", "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/TokenCountsBody`.
-public struct TokenCountsBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
-    public var model: Swift.String?
-    /// Text, image, or file inputs to the model, used to generate a response
-    public var input: InputParam?
-    /// The unique ID of the previous response to the model. Use this to create multi-turn conversations. Learn more about [conversation state](https://platform.openai.com/docs/guides/conversation-state). Cannot be used in conjunction with `conversation`.
-    public var previousResponseID: Swift.String?
-    /// An array of tools the model may call while generating a response. You can specify which tool to use by setting the `tool_choice` parameter.
-    public var tools: [Tool]?
-    /// Configuration options for a text response from the model. Can be plain
-    /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
-    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
-    public var text: ResponseTextParam?
-    /// **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
-    public var reasoning: Reasoning?
-    private var _truncation: TruncationEnum?
-    /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    @available(*, deprecated, message: "Deprecated in the OpenAI API.")
-    public var truncation: TruncationEnum? {
-        get { _truncation }
-        set { _truncation = newValue }
-    }
-    /// A system (or developer) message inserted into the model's context.
-    /// When used along with `previous_response_id`, the instructions from a previous response will not be carried over to the next response. This makes it simple to swap out system (or developer) messages in new responses.
-    public var instructions: Swift.String?
-    /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
-    public var personality: PersonalityEnum?
-    /// The conversation that this response belongs to. Items from this conversation are prepended to `input_items` for this response request.
-    /// Input items and output items from this response are automatically added to this conversation after this response completes.
-    public var conversation: ConversationParam?
-    /// Controls which tool the model should use, if any.
-    public var toolChoice: ToolChoiceParam?
-    /// Whether to allow the model to run tool calls in parallel.
-    public var parallelToolCalls: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `TokenCountsBody`.
-    ///
-    /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
-    ///   - input: Text, image, or file inputs to the model, used to generate a response
-    ///   - instructions: A system (or developer) message inserted into the model's context.
-    ///   - tools: An array of tools the model may call while generating a response.
-    ///   - toolChoice: Controls which tool the model should use, if any.
-    ///   - text: Configuration options for a text response from the model.
-    ///   - previousResponseID: The unique ID of the previous response to the model.
-    ///   - reasoning: **gpt-5 and o-series models only** Configuration options for [reasoning models](https://platform.openai.com/docs/guides/reasoning).
-    ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    ///   - personality: A model-owned style preset to apply to this request.
-    ///   - conversation: The conversation that this response belongs to.
-    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
-    public init(
-        model: Swift.String? = nil,
-        input: InputParam? = nil,
-        instructions: Swift.String? = nil,
-        tools: [Tool]? = nil,
-        toolChoice: ToolChoiceParam? = nil,
-        text: ResponseTextParam? = nil,
-        previousResponseID: Swift.String? = nil,
-        reasoning: Reasoning? = nil,
-        truncation: TruncationEnum? = nil,
-        personality: PersonalityEnum? = nil,
-        conversation: ConversationParam? = nil,
-        parallelToolCalls: Swift.Bool? = nil
-    ) {
-        self.model = model
-        self.input = input
-        self.previousResponseID = previousResponseID
-        self.tools = tools
-        self.text = text
-        self.reasoning = reasoning
-        self._truncation = truncation
-        self.instructions = instructions
-        self.personality = personality
-        self.conversation = conversation
-        self.toolChoice = toolChoice
-        self.parallelToolCalls = parallelToolCalls
-    }
-
-    /// Decodes `TokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.model = try reader.optional(Swift.String.self, "model")
-        self.input = try reader.optional(InputParam.self, "input")
-        self.previousResponseID = try reader.optional(Swift.String.self, "previous_response_id")
-        self.tools = try reader.optional([Tool].self, "tools")
-        self.text = try reader.optional(ResponseTextParam.self, "text")
-        self.reasoning = try reader.optional(Reasoning.self, "reasoning")
-        self._truncation = try reader.optional(TruncationEnum.self, "truncation")
-        self.instructions = try reader.optional(Swift.String.self, "instructions")
-        self.personality = try reader.optional(PersonalityEnum.self, "personality")
-        self.conversation = try reader.optional(ConversationParam.self, "conversation")
-        self.toolChoice = try reader.optional(ToolChoiceParam.self, "tool_choice")
-        self.parallelToolCalls = try reader.optional(Swift.Bool.self, "parallel_tool_calls")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encodeIfPresent(self.model, "model")
-        try writer.encodeIfPresent(self.input, "input")
-        try writer.encodeIfPresent(self.previousResponseID, "previous_response_id")
-        try writer.encodeIfPresent(self.tools, "tools")
-        try writer.encodeIfPresent(self.text, "text")
-        try writer.encodeIfPresent(self.reasoning, "reasoning")
-        try writer.encodeIfPresent(self._truncation, "truncation")
-        try writer.encodeIfPresent(self.instructions, "instructions")
-        try writer.encodeIfPresent(self.personality, "personality")
-        try writer.encodeIfPresent(self.conversation, "conversation")
-        try writer.encodeIfPresent(self.toolChoice, "tool_choice")
-        try writer.encodeIfPresent(self.parallelToolCalls, "parallel_tool_calls")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// Token counts
-///
-/// - Note: Also named ``BetaTokenCountsResource``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
-public struct TokenCountsResource: Codable, Equatable, Sendable, SpecDeviationReporting {
-    public var inputTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `TokenCountsResource`.
-    public init(inputTokens: Swift.Int) {
-        self.inputTokens = inputTokens
-    }
-
-    /// Decodes `TokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("object", is: "response.input_tokens", required: true)
-        self.inputTokens = try reader.required(Swift.Int.self, "input_tokens")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("response.input_tokens", "object")
-        try writer.encode(self.inputTokens, "input_tokens")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// A tool that can be used to generate a response.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-/// - Note: Also named ``BetaTool``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/Tool`.
-public indirect enum Tool: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Defines a function in your own code the model can choose to call. Selected when `type` is `function`.
-    case function(FunctionTool)
-    /// A tool that searches for relevant content from uploaded files. Selected when `type` is `file_search`.
-    case fileSearch(FileSearchTool)
-    /// A tool that controls a virtual computer. Selected when `type` is `computer`.
-    case computer(ComputerTool)
-    /// A tool that controls a virtual computer. Selected when `type` is `computer_use_preview`.
-    case computerUsePreview(ComputerUsePreviewTool)
-    /// Search the Internet for sources related to the prompt. Selected when `type` is `web_search` or `web_search_2025_08_26`.
-    case webSearchTool(WebSearchTool)
-    /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
-    case mcp(MCPTool)
-    /// A tool that runs Python code to help generate a response to a prompt. Selected when `type` is `code_interpreter`.
-    case codeInterpreter(CodeInterpreterTool)
-    /// Selected when `type` is `programmatic_tool_calling`.
-    case programmaticToolCalling(ProgrammaticToolCallingParam)
-    /// A tool that generates images using the GPT image models. Selected when `type` is `image_generation`.
-    case imageGeneration(ImageGenTool)
-    /// A tool that allows the model to execute shell commands in a local environment. Selected when `type` is `local_shell`.
-    case localShell(LocalShellToolParam)
-    /// A tool that allows the model to execute shell commands. Selected when `type` is `shell`.
-    case shell(FunctionShellToolParam)
-    /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
-    case custom(CustomToolParam)
-    /// Groups function/custom tools under a shared namespace. Selected when `type` is `namespace`.
-    case namespace(NamespaceToolParam)
-    /// Hosted or BYOT tool search configuration for deferred tools. Selected when `type` is `tool_search`.
-    case toolSearch(ToolSearchToolParam)
-    /// This tool searches the web for relevant results to use in a response. Selected when `type` is `web_search_preview` or `web_search_preview_2025_03_11`.
-    case webSearchPreviewTool(WebSearchPreviewTool)
-    /// Allows the assistant to create, delete, or update files using unified diffs. Selected when `type` is `apply_patch`.
-    case applyPatch(ApplyPatchToolParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "function":
-            self = .function(try FunctionTool(from: decoder))
-        case "file_search":
-            self = .fileSearch(try FileSearchTool(from: decoder))
-        case "computer":
-            self = .computer(try ComputerTool(from: decoder))
-        case "computer_use_preview":
-            self = .computerUsePreview(try ComputerUsePreviewTool(from: decoder))
-        case "web_search", "web_search_2025_08_26":
-            self = .webSearchTool(try WebSearchTool(from: decoder))
-        case "mcp":
-            self = .mcp(try MCPTool(from: decoder))
-        case "code_interpreter":
-            self = .codeInterpreter(try CodeInterpreterTool(from: decoder))
-        case "programmatic_tool_calling":
-            self = .programmaticToolCalling(try ProgrammaticToolCallingParam(from: decoder))
-        case "image_generation":
-            self = .imageGeneration(try ImageGenTool(from: decoder))
-        case "local_shell":
-            self = .localShell(try LocalShellToolParam(from: decoder))
-        case "shell":
-            self = .shell(try FunctionShellToolParam(from: decoder))
-        case "custom":
-            self = .custom(try CustomToolParam(from: decoder))
-        case "namespace":
-            self = .namespace(try NamespaceToolParam(from: decoder))
-        case "tool_search":
-            self = .toolSearch(try ToolSearchToolParam(from: decoder))
-        case "web_search_preview", "web_search_preview_2025_03_11":
-            self = .webSearchPreviewTool(try WebSearchPreviewTool(from: decoder))
-        case "apply_patch":
-            self = .applyPatch(try ApplyPatchToolParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .function(let value): try value.encode(to: encoder)
-        case .fileSearch(let value): try value.encode(to: encoder)
-        case .computer(let value): try value.encode(to: encoder)
-        case .computerUsePreview(let value): try value.encode(to: encoder)
-        case .webSearchTool(let value): try value.encode(to: encoder)
-        case .mcp(let value): try value.encode(to: encoder)
-        case .codeInterpreter(let value): try value.encode(to: encoder)
-        case .programmaticToolCalling(let value): try value.encode(to: encoder)
-        case .imageGeneration(let value): try value.encode(to: encoder)
-        case .localShell(let value): try value.encode(to: encoder)
-        case .shell(let value): try value.encode(to: encoder)
-        case .custom(let value): try value.encode(to: encoder)
-        case .namespace(let value): try value.encode(to: encoder)
-        case .toolSearch(let value): try value.encode(to: encoder)
-        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
-        case .applyPatch(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Constrains the tools available to the model to a pre-defined set.
-///
-/// - Note: Also named ``BetaToolChoiceAllowed``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed`.
-public struct ToolChoiceAllowed: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Constrains the tools available to the model to a pre-defined set.
-    ///
-    /// `auto` allows the model to pick from among the allowed tools and generate a
-    /// message.
-    ///
-    /// `required` requires the model to call one or more of the allowed tools.
-    public var mode: ToolChoiceAllowed.Mode
-    /// A list of tool definitions that the model should be allowed to call.
-    ///
-    /// For the Responses API, the list of tool definitions might look like:
-    /// ```json
-    /// [
-    ///   { "type": "function", "name": "get_weather" },
-    ///   { "type": "mcp", "server_label": "deepwiki" },
-    ///   { "type": "image_generation" }
-    /// ]
-    /// ```
-    public var tools: [JSONObject]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ToolChoiceAllowed`.
-    ///
-    /// - Parameters:
-    ///   - mode: Constrains the tools available to the model to a pre-defined set.
-    ///   - tools: A list of tool definitions that the model should be allowed to call.
-    public init(
-        mode: ToolChoiceAllowed.Mode,
-        tools: [JSONObject]
-    ) {
-        self.mode = mode
-        self.tools = tools
-    }
-
-    /// Decodes `ToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "allowed_tools", required: true)
-        self.mode = try reader.required(ToolChoiceAllowed.Mode.self, "mode")
-        self.tools = try reader.required([JSONObject].self, "tools")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("allowed_tools", "type")
-        try writer.encode(self.mode, "mode")
-        try writer.encode(self.tools, "tools")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// Constrains the tools available to the model to a pre-defined set.
-    ///
-    /// `auto` allows the model to pick from among the allowed tools and generate a
-    /// message.
-    ///
-    /// `required` requires the model to call one or more of the allowed tools.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed/properties/mode`.
-    public struct Mode: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `required`
-        public static var required: Self { Self(rawValue: "required") }
-    }
-}
-
-/// Use this option to force the model to call a specific custom tool.
-///
-/// - Note: Also named ``BetaToolChoiceCustom``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceCustom`.
-public struct ToolChoiceCustom: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The name of the custom tool to call.
-    public var name: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ToolChoiceCustom`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the custom tool to call.
-    public init(name: Swift.String) {
-        self.name = name
-    }
-
-    /// Decodes `ToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "custom", required: true)
-        self.name = try reader.required(Swift.String.self, "name")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("custom", "type")
-        try writer.encode(self.name, "name")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// How the model should select which tool (or tools) to use when generating
-/// a response. See the `tools` parameter to see how to specify which tools
-/// the model can call.
-///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-/// - Note: Also named ``BetaToolChoiceParam``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceParam`.
-public indirect enum ToolChoiceParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
-    /// Controls which (if any) tool is called by the model.
-    case toolChoiceOptions(ToolChoiceOptions)
-    /// Constrains the tools available to the model to a pre-defined set.
-    case toolChoiceAllowed(ToolChoiceAllowed)
-    /// Indicates that the model should use a built-in tool to generate a response.
-    case toolChoiceTypes(ToolChoiceTypes)
-    /// Use this option to force the model to call a specific function.
-    case toolChoiceFunction(ToolChoiceFunction)
-    /// Use this option to force the model to call a specific tool on a remote MCP server.
-    case toolChoiceMCP(ToolChoiceMCP)
-    /// Use this option to force the model to call a specific custom tool.
-    case toolChoiceCustom(ToolChoiceCustom)
-    case specificProgrammaticToolCallingParam(SpecificProgrammaticToolCallingParam)
-    /// Forces the model to call the apply_patch tool when executing a tool call.
-    case specificApplyPatchParam(SpecificApplyPatchParam)
-    /// Forces the model to call the shell tool when a tool call is required.
-    case specificFunctionShellParam(SpecificFunctionShellParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        if let value = decoder.attemptCase(ToolChoiceOptions.self) {
-            self = .toolChoiceOptions(value)
-            return
-        }
-        if let value = decoder.attemptCase(ToolChoiceAllowed.self) {
-            self = .toolChoiceAllowed(value)
-            return
-        }
-        if let value = decoder.attemptCase(ToolChoiceTypes.self) {
-            self = .toolChoiceTypes(value)
-            return
-        }
-        if let value = decoder.attemptCase(ToolChoiceFunction.self) {
-            self = .toolChoiceFunction(value)
-            return
-        }
-        if let value = decoder.attemptCase(ToolChoiceMCP.self) {
-            self = .toolChoiceMCP(value)
-            return
-        }
-        if let value = decoder.attemptCase(ToolChoiceCustom.self) {
-            self = .toolChoiceCustom(value)
-            return
-        }
-        if let value = decoder.attemptCase(SpecificProgrammaticToolCallingParam.self) {
-            self = .specificProgrammaticToolCallingParam(value)
-            return
-        }
-        if let value = decoder.attemptCase(SpecificApplyPatchParam.self) {
-            self = .specificApplyPatchParam(value)
-            return
-        }
-        if let value = decoder.attemptCase(SpecificFunctionShellParam.self) {
-            self = .specificFunctionShellParam(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .toolChoiceOptions(let value): try value.encode(to: encoder)
-        case .toolChoiceAllowed(let value): try value.encode(to: encoder)
-        case .toolChoiceTypes(let value): try value.encode(to: encoder)
-        case .toolChoiceFunction(let value): try value.encode(to: encoder)
-        case .toolChoiceMCP(let value): try value.encode(to: encoder)
-        case .toolChoiceCustom(let value): try value.encode(to: encoder)
-        case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
-        case .specificApplyPatchParam(let value): try value.encode(to: encoder)
-        case .specificFunctionShellParam(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Indicates that the model should use a built-in tool to generate a response.
-/// [Learn more about built-in tools](https://platform.openai.com/docs/guides/tools).
-///
-/// - Note: Also named ``BetaToolChoiceTypes``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceTypes`.
-public struct ToolChoiceTypes: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    public var type: ToolChoiceTypes.TypeValue
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ToolChoiceTypes`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of hosted tool the model should to use.
-    public init(type: ToolChoiceTypes.TypeValue) {
-        self.type = type
-    }
-
-    /// Decodes `ToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(ToolChoiceTypes.TypeValue.self, "type")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ToolChoiceTypes/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `file_search`
-        public static var fileSearch: Self { Self(rawValue: "file_search") }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `computer`
-        public static var computer: Self { Self(rawValue: "computer") }
-
-        /// `computer_use_preview`
-        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
-
-        /// `computer_use`
-        public static var computerUse: Self { Self(rawValue: "computer_use") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-
-        /// `image_generation`
-        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
-
-        /// `code_interpreter`
-        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
-    }
-}
-
-/// Hosted or BYOT tool search configuration for deferred tools.
-///
-/// - Note: Also named ``BetaToolSearchToolParam``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ToolSearchToolParam`.
-public struct ToolSearchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// Whether tool search is executed by the server or by the client.
-    public var execution: ToolSearchExecutionType?
-    /// Description shown to the model for a client-executed tool search tool.
-    public var description: Swift.String?
-    /// Parameter schema for a client-executed tool search tool.
-    public var parameters: EmptyModelParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `ToolSearchToolParam`.
-    ///
-    /// - Parameters:
-    ///   - execution: Whether tool search is executed by the server or by the client.
-    ///   - description: Description shown to the model for a client-executed tool search tool.
-    ///   - parameters: Parameter schema for a client-executed tool search tool.
-    public init(
-        execution: ToolSearchExecutionType? = nil,
-        description: Swift.String? = nil,
-        parameters: EmptyModelParam? = nil
-    ) {
-        self.execution = execution
-        self.description = description
-        self.parameters = parameters
-    }
-
-    /// Decodes `ToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "tool_search", required: true)
-        self.execution = try reader.optional(ToolSearchExecutionType.self, "execution")
-        self.description = try reader.optional(Swift.String.self, "description")
-        self.parameters = try reader.optional(EmptyModelParam.self, "parameters")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("tool_search", "type")
-        try writer.encodeIfPresent(self.execution, "execution")
-        try writer.encodeIfPresent(self.description, "description")
-        try writer.encodeIfPresent(self.parameters, "parameters")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// An array of tools the model may call while generating a response. You
-/// can specify which tool to use by setting the `tool_choice` parameter.
-///
-/// We support the following categories of tools:
-/// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
-///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
-///   [built-in tools](https://platform.openai.com/docs/guides/tools).
-/// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
-///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
-/// - **Function calls (custom tools)**: Functions that are defined by you,
-///   enabling the model to call your own code with strongly typed arguments
-///   and outputs. Learn more about
-///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
-///   custom tools to call your own code.
-///
-/// - Note: Also named ``BetaToolsArray``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/ToolsArray`.
-public typealias ToolsArray = [Tool]
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-/// - Note: Also named ``BetaTruncationEnum``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/TruncationEnum`.
-public struct TruncationEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `disabled`
-    public static var disabled: Self { Self(rawValue: "disabled") }
-}
-
-/// A citation for a web resource used to generate a model response.
-///
-/// - Note: Also named ``BetaURLCitationBody``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/UrlCitationBody`.
-public struct URLCitationBody: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The URL of the web resource.
-    public var url: Swift.String
-    /// The index of the first character of the URL citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the URL citation in the message.
-    public var endIndex: Swift.Int
-    /// The title of the web resource.
-    public var title: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `URLCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL of the web resource.
-    ///   - startIndex: The index of the first character of the URL citation in the message.
-    ///   - endIndex: The index of the last character of the URL citation in the message.
-    ///   - title: The title of the web resource.
-    public init(
-        url: Swift.String,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        title: Swift.String
-    ) {
-        self.url = url
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.title = title
-    }
-
-    /// Decodes `URLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "url_citation", required: true)
-        self.url = try reader.required(Swift.String.self, "url")
-        self.startIndex = try reader.required(Swift.Int.self, "start_index")
-        self.endIndex = try reader.required(Swift.Int.self, "end_index")
-        self.title = try reader.required(Swift.String.self, "title")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("url_citation", "type")
-        try writer.encode(self.url, "url")
-        try writer.encode(self.startIndex, "start_index")
-        try writer.encode(self.endIndex, "end_index")
-        try writer.encode(self.title, "title")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// The approximate location of the user.
-///
-/// - Note: Also named ``BetaWebSearchApproximateLocation``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/WebSearchApproximateLocation/anyOf/0`.
-public struct WebSearchApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
-    public var country: Swift.String?
-    /// Free text input for the region of the user, e.g. `California`.
-    public var region: Swift.String?
-    /// Free text input for the city of the user, e.g. `San Francisco`.
-    public var city: Swift.String?
-    /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
-    public var timezone: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `WebSearchApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
-    ///   - region: Free text input for the region of the user, e.g. `California`.
-    ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
-    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
-    public init(
-        country: Swift.String? = nil,
-        region: Swift.String? = nil,
-        city: Swift.String? = nil,
-        timezone: Swift.String? = nil
-    ) {
-        self.country = country
-        self.region = region
-        self.city = city
-        self.timezone = timezone
-    }
-
-    /// Decodes `WebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        try reader.constant("type", is: "approximate", required: false)
-        self.country = try reader.optional(Swift.String.self, "country")
-        self.region = try reader.optional(Swift.String.self, "region")
-        self.city = try reader.optional(Swift.String.self, "city")
-        self.timezone = try reader.optional(Swift.String.self, "timezone")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode("approximate", "type")
-        try writer.encodeIfPresent(self.country, "country")
-        try writer.encodeIfPresent(self.region, "region")
-        try writer.encodeIfPresent(self.city, "city")
-        try writer.encodeIfPresent(self.timezone, "timezone")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-}
-
-/// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
-///
-/// - Note: Also named ``BetaWebSearchPreviewTool``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool`.
-public struct WebSearchPreviewTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///
-    /// Default: `"web_search_preview"`.
-    public var type: WebSearchPreviewTool.TypeValue
-    /// The user's location.
-    public var userLocation: ApproximateLocation?
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    public var searchContextSize: SearchContextSize?
-    public var searchContentTypes: [SearchContentType]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `WebSearchPreviewTool`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the web search tool. Default: `"web_search_preview"`.
-    ///   - userLocation: The user's location.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
-    ///   - searchContentTypes: Optional; left out of the JSON when `nil`. The JSON member `search_content_types`.
-    public init(
-        type: WebSearchPreviewTool.TypeValue,
-        userLocation: ApproximateLocation? = nil,
-        searchContextSize: SearchContextSize? = nil,
-        searchContentTypes: [SearchContentType]? = nil
-    ) {
-        self.type = type
-        self.userLocation = userLocation
-        self.searchContextSize = searchContextSize
-        self.searchContentTypes = searchContentTypes
-    }
-
-    /// Decodes `WebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(WebSearchPreviewTool.TypeValue.self, "type")
-        self.userLocation = try reader.optional(ApproximateLocation.self, "user_location")
-        self.searchContextSize = try reader.optional(SearchContextSize.self, "search_context_size")
-        self.searchContentTypes = try reader.optional([SearchContentType].self, "search_content_types")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encodeIfPresent(self.userLocation, "user_location")
-        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
-        try writer.encodeIfPresent(self.searchContentTypes, "search_content_types")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-    }
-}
-
-/// Search the Internet for sources related to the prompt. Learn more about the
-/// [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
-///
-/// - Note: Also named ``BetaWebSearchTool``: the spec's schema of that name has this shape (descriptions aside).
-///
-/// - Remark: Generated from `#/components/schemas/WebSearchTool`.
-public struct WebSearchTool: Codable, Equatable, Sendable, SpecDeviationReporting {
-    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///
-    /// Default: `"web_search"`.
-    public var type: WebSearchTool.TypeValue
-    /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
-    ///
-    /// Default: `true`.
-    public var externalWebAccess: Swift.Bool?
-    /// Filters for the search.
-    public var filters: WebSearchTool.Filters?
-    /// The approximate location of the user.
-    public var userLocation: WebSearchApproximateLocation?
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    ///
-    /// Default: `"medium"`.
-    public var searchContextSize: WebSearchContextSize?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-    /// The members of the JSON object that the schema does not declare, in the order received;
-    /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
-
-    /// Creates a new `WebSearchTool`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the web search tool. Default: `"web_search"`.
-    ///   - externalWebAccess: Allow live internet access for web search. Default: `true`.
-    ///   - filters: Filters for the search.
-    ///   - userLocation: The approximate location of the user.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. Default: `"medium"`.
-    public init(
-        type: WebSearchTool.TypeValue,
-        externalWebAccess: Swift.Bool? = nil,
-        filters: WebSearchTool.Filters? = nil,
-        userLocation: WebSearchApproximateLocation? = nil,
-        searchContextSize: WebSearchContextSize? = nil
-    ) {
-        self.type = type
-        self.externalWebAccess = externalWebAccess
-        self.filters = filters
-        self.userLocation = userLocation
-        self.searchContextSize = searchContextSize
-    }
-
-    /// Decodes `WebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder)
-        self.type = try reader.required(WebSearchTool.TypeValue.self, "type")
-        self.externalWebAccess = try reader.optional(Swift.Bool.self, "external_web_access")
-        self.filters = try reader.optional(WebSearchTool.Filters.self, "filters")
-        self.userLocation = try reader.optional(WebSearchApproximateLocation.self, "user_location")
-        self.searchContextSize = try reader.optional(WebSearchContextSize.self, "search_context_size")
-        self.undeclaredMembers = reader.undeclaredMembers()
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var writer = ObjectWriter(encoder, self.specDeviations)
-        try writer.encode(self.type, "type")
-        try writer.encodeIfPresent(self.externalWebAccess, "external_web_access")
-        try writer.encodeIfPresent(self.filters, "filters")
-        try writer.encodeIfPresent(self.userLocation, "user_location")
-        try writer.encodeIfPresent(self.searchContextSize, "search_context_size")
-        try writer.encode(undeclared: self.undeclaredMembers)
-    }
-
-    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `web_search`
-        public static var webSearch: Self { Self(rawValue: "web_search") }
-
-        /// `web_search_2025_08_26`
-        public static var webSearch2025_08_26: Self { Self(rawValue: "web_search_2025_08_26") }
-    }
-
-    /// Filters for the search.
-    ///
-    /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/filters/anyOf/0`.
-    public struct Filters: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// Allowed domains for the search. If not provided, all domains are allowed.
-        /// Subdomains of the provided domains are allowed as well.
-        ///
-        /// Example: `["pubmed.ncbi.nlm.nih.gov"]`
-        public var allowedDomains: [Swift.String]?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `Filters`.
-        ///
-        /// - Parameters:
-        ///   - allowedDomains: Allowed domains for the search.
-        public init(allowedDomains: [Swift.String]? = nil) {
-            self.allowedDomains = allowedDomains
-        }
-
-        /// Decodes `Filters` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.allowedDomains = try reader.optional([Swift.String].self, "allowed_domains")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.allowedDomains, "allowed_domains")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.streamID, other.streamID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -10,7 +10,7 @@ import OpenAIRuntime
 /// - Note: Also named ``BetaAnnotation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Annotation`.
-public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Annotation: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A citation to a file. Selected when `type` is `file_citation`.
     case fileCitation(FileCitationBody)
     /// A citation for a web resource used to generate a model response. Selected when `type` is `url_citation`.
@@ -52,6 +52,18 @@ public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepres
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.fileCitation(let lhs), .fileCitation(let rhs)): return equal(lhs, rhs)
+        case (.urlCitation(let lhs), .urlCitation(let rhs)): return equal(lhs, rhs)
+        case (.containerFileCitation(let lhs), .containerFileCitation(let rhs)): return equal(lhs, rhs)
+        case (.filePath(let lhs), .filePath(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Allows the assistant to create, delete, or update files using unified diffs.
@@ -59,7 +71,7 @@ public indirect enum Annotation: Codable, Equatable, Sendable, UnknownCaseRepres
 /// - Note: Also named ``BetaApplyPatchToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolParam`.
-public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApplyPatchToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The tool invocation context(s).
     ///
     /// At least 1 item.
@@ -100,12 +112,19 @@ public struct ApplyPatchToolParam: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.allowedCallers, "allowed_callers")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.allowedCallers, other.allowedCallers) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaApproximateLocation``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ApproximateLocation`.
-public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ApproximateLocation: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
     public var country: Swift.String?
     /// Free text input for the region of the user, e.g. `California`.
@@ -167,6 +186,16 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.timezone, "timezone")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.country, other.country) else { return false }
+        guard equal(self.region, other.region) else { return false }
+        guard equal(self.city, other.city) else { return false }
+        guard equal(self.timezone, other.timezone) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
@@ -174,7 +203,7 @@ public struct ApproximateLocation: Codable, Equatable, Sendable, SpecDeviationRe
 /// - Note: Also named ``BetaAutoCodeInterpreterToolParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam`.
-public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AutoCodeInterpreterToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     ///
     /// At most 50 items.
@@ -232,12 +261,21 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileIDs, other.fileIDs) else { return false }
+        guard equal(self.memoryLimit, other.memoryLimit) else { return false }
+        guard equal(self.networkPolicy, other.networkPolicy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Network access policy for the container.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam/properties/network_policy`.
-    public indirect enum NetworkPolicy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum NetworkPolicy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// Selected when `type` is `allowlist`.
@@ -269,11 +307,21 @@ public struct AutoCodeInterpreterToolParam: Codable, Equatable, Sendable, SpecDe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.disabled(let lhs), .disabled(let rhs)): return equal(lhs, rhs)
+            case (.allowlist(let lhs), .allowlist(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaAdditionalTools`.
-public struct BetaAdditionalTools: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaAdditionalTools: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the additional tools item.
@@ -335,10 +383,20 @@ public struct BetaAdditionalTools: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.tools, "tools")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaAdditionalToolsItemParam`.
-public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaAdditionalToolsItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this additional tools item.
@@ -395,10 +453,19 @@ public struct BetaAdditionalToolsItemParam: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.tools, "tools")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.tools, other.tools) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaAgentMessage`.
-public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaAgentMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the agent message.
@@ -468,12 +535,23 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.author, other.author) else { return false }
+        guard equal(self.recipient, other.recipient) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A content part that makes up an input or output item.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAgentMessage/properties/content/items`.
-    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(BetaInputTextContent)
         /// A text output from the model. Selected when `type` is `output_text`.
@@ -545,13 +623,31 @@ public struct BetaAgentMessage: Codable, Equatable, Sendable, SpecDeviationRepor
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+            case (.outputText(let lhs), .outputText(let rhs)): return equal(lhs, rhs)
+            case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+            case (.summaryText(let lhs), .summaryText(let rhs)): return equal(lhs, rhs)
+            case (.reasoningText(let lhs), .reasoningText(let rhs)): return equal(lhs, rhs)
+            case (.refusal(let lhs), .refusal(let rhs)): return equal(lhs, rhs)
+            case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+            case (.computerScreenshot(let lhs), .computerScreenshot(let rhs)): return equal(lhs, rhs)
+            case (.inputFile(let lhs), .inputFile(let rhs)): return equal(lhs, rhs)
+            case (.encryptedContent(let lhs), .encryptedContent(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A message routed between agents.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
-public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaAgentMessageItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this agent message item.
@@ -621,12 +717,23 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.author, other.author) else { return false }
+        guard equal(self.recipient, other.recipient) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A plaintext, image, or encrypted agent message content part.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
-    public indirect enum ContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ContentItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(BetaInputTextContentParam)
         /// An image input to the model. Selected when `type` is `input_image`.
@@ -663,11 +770,22 @@ public struct BetaAgentMessageItemParam: Codable, Equatable, Sendable, SpecDevia
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+            case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+            case (.encryptedContent(let lhs), .encryptedContent(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaAgentTag`.
-public struct BetaAgentTag: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaAgentTag: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The canonical name of the agent that produced this item.
     public var agentName: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -704,12 +822,19 @@ public struct BetaAgentTag: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(self.agentName, "agent_name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agentName, other.agentName) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The agent that produced this item.
 ///
 /// - Remark: Generated from `#/components/schemas/Beta_AgentTagParam`.
-public struct BetaAgentTagParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaAgentTagParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The canonical name of the agent that produced this item.
     public var agentName: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -745,6 +870,13 @@ public struct BetaAgentTagParam: Codable, Equatable, Sendable, SpecDeviationRepo
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.agentName, "agent_name")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agentName, other.agentName) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -817,7 +949,7 @@ public typealias BetaApplyPatchOperationParam = ApplyPatchOperationParam
 /// A tool call that applies file diffs by creating, deleting, or updating files.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall`.
-public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaApplyPatchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
@@ -901,12 +1033,25 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.operation, other.operation) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
-    public indirect enum Operation: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Operation: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Instruction describing how to create a file via the apply_patch tool. Selected when `type` is `create_file`.
         case createFile(BetaApplyPatchCreateFileOperation)
         /// Instruction describing how to delete a file via the apply_patch tool. Selected when `type` is `delete_file`.
@@ -943,13 +1088,24 @@ public struct BetaApplyPatchToolCall: Codable, Equatable, Sendable, SpecDeviatio
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.createFile(let lhs), .createFile(let rhs)): return equal(lhs, rhs)
+            case (.deleteFile(let lhs), .deleteFile(let rhs)): return equal(lhs, rhs)
+            case (.updateFile(let lhs), .updateFile(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A tool call representing a request to create, delete, or update files using diff patches.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallItemParam`.
-public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaApplyPatchToolCallItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
@@ -1027,12 +1183,24 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Equatable, Sendable, Spe
         try writer.encode(self.operation, "operation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.operation, other.operation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output emitted by an apply patch tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutput`.
-public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaApplyPatchToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
@@ -1115,12 +1283,25 @@ public struct BetaApplyPatchToolCallOutput: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The streamed output emitted by an apply patch tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutputItemParam`.
-public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaApplyPatchToolCallOutputItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
@@ -1200,6 +1381,18 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Allows the assistant to create, delete, or update files using unified diffs.
@@ -1276,7 +1469,7 @@ public typealias BetaCodeInterpreterTool = CodeInterpreterTool
 /// A tool call to run code.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall`.
-public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCodeInterpreterToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the code interpreter tool call.
@@ -1354,6 +1547,18 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.containerID, other.containerID) else { return false }
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.outputs, other.outputs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1385,7 +1590,7 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// The logs output from the code interpreter. Selected when `type` is `logs`.
         case logs(BetaCodeInterpreterOutputLogs)
         /// The image output from the code interpreter. Selected when `type` is `image`.
@@ -1417,13 +1622,23 @@ public struct BetaCodeInterpreterToolCall: Codable, Equatable, Sendable, SpecDev
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.logs(let lhs), .logs(let rhs)): return equal(lhs, rhs)
+            case (.image(let lhs), .image(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// The compacted response object
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactResource`.
-public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCompactResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique identifier for the compacted response.
     public var id: Swift.String
     /// The compacted list of output items.
@@ -1485,10 +1700,20 @@ public struct BetaCompactResource: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.usage, "usage")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody`.
-public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCompactResponseMethodPublicBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: BetaModelIDsCompaction?
     /// Text, image, or file inputs to the model, used to generate a response
@@ -1580,12 +1805,26 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Equatable, Sendable,
         try writer.encodeIfPresent(self.serviceTier, "service_tier")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.previousResponseID, other.previousResponseID) else { return false }
+        guard equal(self.instructions, other.instructions) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self.promptCacheRetention, other.promptCacheRetention) else { return false }
+        guard equal(self.promptCacheOptions, other.promptCacheOptions) else { return false }
+        guard equal(self.serviceTier, other.serviceTier) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionBody`.
-public struct BetaCompactionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCompactionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the compaction item.
@@ -1647,12 +1886,22 @@ public struct BetaCompactionBody: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.createdBy, "created_by")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionSummaryItemParam`.
-public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCompactionSummaryItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// The ID of the compaction item.
@@ -1709,12 +1958,21 @@ public struct BetaCompactionSummaryItemParam: Codable, Equatable, Sendable, Spec
         try writer.encode(self.encryptedContent, "encrypted_content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.encryptedContent, other.encryptedContent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Compacts the current context. Must be the final input item.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
-public struct BetaCompactionTriggerItemParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaCompactionTriggerItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1752,5 +2010,12 @@ public struct BetaCompactionTriggerItemParam: Codable, Equatable, Sendable, Spec
         try writer.encode("compaction_trigger", "type")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent`.
-public indirect enum ResponsesServerEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ResponsesServerEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(ResponsesServerEvent.ResponseAudioDelta)
     /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
@@ -321,13 +321,79 @@ public indirect enum ResponsesServerEvent: Codable, Equatable, Sendable, Unknown
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.responseAudioDelta(let lhs), .responseAudioDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioDone(let lhs), .responseAudioDone(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioTranscriptDelta(let lhs), .responseAudioTranscriptDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseAudioTranscriptDone(let lhs), .responseAudioTranscriptDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCodeDelta(let lhs), .responseCodeInterpreterCallCodeDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCodeDone(let lhs), .responseCodeInterpreterCallCodeDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallCompleted(let lhs), .responseCodeInterpreterCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallInProgress(let lhs), .responseCodeInterpreterCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseCodeInterpreterCallInterpreting(let lhs), .responseCodeInterpreterCallInterpreting(let rhs)): return equal(lhs, rhs)
+        case (.responseCompleted(let lhs), .responseCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseContentPartAdded(let lhs), .responseContentPartAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseContentPartDone(let lhs), .responseContentPartDone(let rhs)): return equal(lhs, rhs)
+        case (.responseCreated(let lhs), .responseCreated(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallCompleted(let lhs), .responseFileSearchCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallInProgress(let lhs), .responseFileSearchCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseFileSearchCallSearching(let lhs), .responseFileSearchCallSearching(let rhs)): return equal(lhs, rhs)
+        case (.responseFunctionCallArgumentsDelta(let lhs), .responseFunctionCallArgumentsDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseFunctionCallArgumentsDone(let lhs), .responseFunctionCallArgumentsDone(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandAdded(let lhs), .responseShellCallCommandAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandDelta(let lhs), .responseShellCallCommandDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallCommandDone(let lhs), .responseShellCallCommandDone(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallOutputContentDelta(let lhs), .responseShellCallOutputContentDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseShellCallOutputContentDone(let lhs), .responseShellCallOutputContentDone(let rhs)): return equal(lhs, rhs)
+        case (.responseInProgress(let lhs), .responseInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseFailed(let lhs), .responseFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseIncomplete(let lhs), .responseIncomplete(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputItemAdded(let lhs), .responseOutputItemAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputItemDone(let lhs), .responseOutputItemDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryPartAdded(let lhs), .responseReasoningSummaryPartAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryPartDone(let lhs), .responseReasoningSummaryPartDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryTextDelta(let lhs), .responseReasoningSummaryTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningSummaryTextDone(let lhs), .responseReasoningSummaryTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningTextDelta(let lhs), .responseReasoningTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseReasoningTextDone(let lhs), .responseReasoningTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseRefusalDelta(let lhs), .responseRefusalDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseRefusalDone(let lhs), .responseRefusalDone(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextDelta(let lhs), .responseOutputTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextDone(let lhs), .responseOutputTextDone(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallCompleted(let lhs), .responseWebSearchCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallInProgress(let lhs), .responseWebSearchCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseWebSearchCallSearching(let lhs), .responseWebSearchCallSearching(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallCompleted(let lhs), .responseImageGenerationCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallGenerating(let lhs), .responseImageGenerationCallGenerating(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallInProgress(let lhs), .responseImageGenerationCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseImageGenerationCallPartialImage(let lhs), .responseImageGenerationCallPartialImage(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallArgumentsDelta(let lhs), .responseMCPCallArgumentsDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallArgumentsDone(let lhs), .responseMCPCallArgumentsDone(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallCompleted(let lhs), .responseMCPCallCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallFailed(let lhs), .responseMCPCallFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPCallInProgress(let lhs), .responseMCPCallInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsCompleted(let lhs), .responseMCPListToolsCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsFailed(let lhs), .responseMCPListToolsFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseMCPListToolsInProgress(let lhs), .responseMCPListToolsInProgress(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextAnnotationAdded(let lhs), .responseOutputTextAnnotationAdded(let rhs)): return equal(lhs, rhs)
+        case (.responseQueued(let lhs), .responseQueued(let rhs)): return equal(lhs, rhs)
+        case (.responseCustomToolCallInputDelta(let lhs), .responseCustomToolCallInputDelta(let rhs)): return equal(lhs, rhs)
+        case (.responseCustomToolCallInputDone(let lhs), .responseCustomToolCallInputDone(let rhs)): return equal(lhs, rhs)
+        case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 extension ResponsesServerEvent {
     /// Emitted when there is a partial audio response.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/0`.
-    public struct ResponseAudioDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// A sequence number for this chunk of the stream response.
         public var sequenceNumber: Swift.Int
         /// A chunk of Base64 encoded response audio bytes.
@@ -384,6 +450,15 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -391,7 +466,7 @@ extension ResponsesServerEvent {
     /// Emitted when the audio response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/1`.
-    public struct ResponseAudioDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of the delta.
         public var sequenceNumber: Swift.Int
         /// The WebSocket lane that emitted this event. This field is present
@@ -441,6 +516,14 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -448,7 +531,7 @@ extension ResponsesServerEvent {
     /// Emitted when there is a partial transcript of audio.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/2`.
-    public struct ResponseAudioTranscriptDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioTranscriptDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The partial transcript of the audio response.
         public var delta: Swift.String
         /// The sequence number of this event.
@@ -505,6 +588,15 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -512,7 +604,7 @@ extension ResponsesServerEvent {
     /// Emitted when the full audio transcript is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/3`.
-    public struct ResponseAudioTranscriptDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseAudioTranscriptDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The WebSocket lane that emitted this event. This field is present
@@ -562,6 +654,14 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -569,7 +669,7 @@ extension ResponsesServerEvent {
     /// Emitted when a partial code snippet is streamed by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/4`.
-    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallCodeDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code is being streamed.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -640,6 +740,17 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -647,7 +758,7 @@ extension ResponsesServerEvent {
     /// Emitted when the code snippet is finalized by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/5`.
-    public struct ResponseCodeInterpreterCallCodeDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallCodeDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code is finalized.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -718,6 +829,17 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -725,7 +847,7 @@ extension ResponsesServerEvent {
     /// Emitted when the code interpreter call is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/6`.
-    public struct ResponseCodeInterpreterCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code interpreter call is completed.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -789,6 +911,16 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -796,7 +928,7 @@ extension ResponsesServerEvent {
     /// Emitted when a code interpreter call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/7`.
-    public struct ResponseCodeInterpreterCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code interpreter call is in progress.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -860,6 +992,16 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -867,7 +1009,7 @@ extension ResponsesServerEvent {
     /// Emitted when the code interpreter is actively interpreting the code snippet.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/8`.
-    public struct ResponseCodeInterpreterCallInterpreting: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCodeInterpreterCallInterpreting: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code interpreter is interpreting code.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -931,6 +1073,16 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -938,7 +1090,7 @@ extension ResponsesServerEvent {
     /// Emitted when the model response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/9`.
-    public struct ResponseCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Properties of the completed response.
         public var response: Response
         /// The sequence number for this event.
@@ -995,6 +1147,15 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1002,7 +1163,7 @@ extension ResponsesServerEvent {
     /// Emitted when a new content part is added.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/10`.
-    public struct ResponseContentPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseContentPartAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the content part was added to.
         public var itemID: Swift.String
         /// The index of the output item that the content part was added to.
@@ -1080,6 +1241,18 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.part, other.part) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1087,7 +1260,7 @@ extension ResponsesServerEvent {
     /// Emitted when a content part is done.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/11`.
-    public struct ResponseContentPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseContentPartDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the content part was added to.
         public var itemID: Swift.String
         /// The index of the output item that the content part was added to.
@@ -1165,6 +1338,18 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.contentIndex, other.contentIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.part, other.part) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1172,7 +1357,7 @@ extension ResponsesServerEvent {
     /// An event that is emitted when a response is created.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/12`.
-    public struct ResponseCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The response that was created.
         public var response: Response
         /// The sequence number for this event.
@@ -1229,6 +1414,15 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1236,7 +1430,7 @@ extension ResponsesServerEvent {
     /// Event representing a delta (partial update) to the input of a custom tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/55`.
-    public struct ResponseCustomToolCallInputDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCustomToolCallInputDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The index of the output this delta applies to.
@@ -1307,6 +1501,17 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1314,7 +1519,7 @@ extension ResponsesServerEvent {
     /// Event indicating that input for a custom tool call is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/56`.
-    public struct ResponseCustomToolCallInputDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseCustomToolCallInputDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The index of the output this event applies to.
@@ -1385,6 +1590,17 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.input, other.input) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1392,7 +1608,7 @@ extension ResponsesServerEvent {
     /// An event that is emitted when a response fails.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/24`.
-    public struct ResponseFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The response that failed.
@@ -1449,6 +1665,15 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.response, other.response) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1456,7 +1681,7 @@ extension ResponsesServerEvent {
     /// Emitted when a file search call is completed (results found).
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/13`.
-    public struct ResponseFileSearchCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFileSearchCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the file search call is initiated.
         public var outputIndex: Swift.Int
         /// The ID of the output item that the file search call is initiated.
@@ -1520,6 +1745,16 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1527,7 +1762,7 @@ extension ResponsesServerEvent {
     /// Emitted when a file search call is initiated.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/14`.
-    public struct ResponseFileSearchCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFileSearchCallInProgress: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the file search call is initiated.
         public var outputIndex: Swift.Int
         /// The ID of the output item that the file search call is initiated.
@@ -1591,6 +1826,16 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1598,7 +1843,7 @@ extension ResponsesServerEvent {
     /// Emitted when a file search is currently searching.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/15`.
-    public struct ResponseFileSearchCallSearching: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFileSearchCallSearching: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the file search call is searching.
         public var outputIndex: Swift.Int
         /// The ID of the output item that the file search call is initiated.
@@ -1662,6 +1907,16 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1669,7 +1924,7 @@ extension ResponsesServerEvent {
     /// Emitted when there is a partial function-call arguments delta.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/16`.
-    public struct ResponseFunctionCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFunctionCallArgumentsDelta: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the function-call arguments delta is added to.
         public var itemID: Swift.String
         /// The index of the output item that the function-call arguments delta is added to.
@@ -1740,6 +1995,17 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.delta, other.delta) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1747,7 +2013,7 @@ extension ResponsesServerEvent {
     /// Emitted when function-call arguments are finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/17`.
-    public struct ResponseFunctionCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseFunctionCallArgumentsDone: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the item.
         public var itemID: Swift.String
         /// The name of the function that was called.
@@ -1825,6 +2091,18 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.arguments, other.arguments) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1832,7 +2110,7 @@ extension ResponsesServerEvent {
     /// Emitted when an image generation tool call has completed and the final image is available.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/41`.
-    public struct ResponseImageGenerationCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ResponseImageGenerationCallCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response's output array.
         public var outputIndex: Swift.Int
         /// The sequence number of this event.
@@ -1896,1627 +2174,15 @@ extension ResponsesServerEvent {
             try writer.encodeIfPresent(self.streamID, "stream_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
-    }
-}
 
-extension ResponsesServerEvent {
-    /// Emitted when an image generation tool call is actively generating an image (intermediate state).
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/42`.
-    public struct ResponseImageGenerationCallGenerating: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The index of the output item in the response's output array.
-        public var outputIndex: Swift.Int
-        /// The unique identifier of the image generation item being processed.
-        public var itemID: Swift.String
-        /// The sequence number of the image generation item being processed.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseImageGenerationCallGenerating`.
-        ///
-        /// - Parameters:
-        ///   - outputIndex: The index of the output item in the response's output array.
-        ///   - itemID: The unique identifier of the image generation item being processed.
-        ///   - sequenceNumber: The sequence number of the image generation item being processed.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            outputIndex: Swift.Int,
-            itemID: Swift.String,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.outputIndex = outputIndex
-            self.itemID = itemID
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.image_generation_call.generating", required: true)
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.image_generation_call.generating", "type")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when an image generation tool call is in progress.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/43`.
-    public struct ResponseImageGenerationCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The index of the output item in the response's output array.
-        public var outputIndex: Swift.Int
-        /// The unique identifier of the image generation item being processed.
-        public var itemID: Swift.String
-        /// The sequence number of the image generation item being processed.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseImageGenerationCallInProgress`.
-        ///
-        /// - Parameters:
-        ///   - outputIndex: The index of the output item in the response's output array.
-        ///   - itemID: The unique identifier of the image generation item being processed.
-        ///   - sequenceNumber: The sequence number of the image generation item being processed.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            outputIndex: Swift.Int,
-            itemID: Swift.String,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.outputIndex = outputIndex
-            self.itemID = itemID
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.image_generation_call.in_progress", required: true)
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.image_generation_call.in_progress", "type")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when a partial image is available during image generation streaming.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/44`.
-    public struct ResponseImageGenerationCallPartialImage: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The index of the output item in the response's output array.
-        public var outputIndex: Swift.Int
-        /// The unique identifier of the image generation item being processed.
-        public var itemID: Swift.String
-        /// The sequence number of the image generation item being processed.
-        public var sequenceNumber: Swift.Int
-        /// 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
-        public var partialImageIndex: Swift.Int
-        /// Base64-encoded partial image data, suitable for rendering as an image.
-        public var partialImageB64: Swift.String
-        /// The image size that was used.
-        public var size: Swift.String?
-        /// The image quality that was used.
-        public var quality: Swift.String?
-        /// The background setting that was used.
-        public var background: Swift.String?
-        /// The output format that was used.
-        public var outputFormat: Swift.String?
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseImageGenerationCallPartialImage`.
-        ///
-        /// - Parameters:
-        ///   - outputIndex: The index of the output item in the response's output array.
-        ///   - itemID: The unique identifier of the image generation item being processed.
-        ///   - sequenceNumber: The sequence number of the image generation item being processed.
-        ///   - partialImageIndex: 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
-        ///   - partialImageB64: Base64-encoded partial image data, suitable for rendering as an image.
-        ///   - size: The image size that was used.
-        ///   - quality: The image quality that was used.
-        ///   - background: The background setting that was used.
-        ///   - outputFormat: The output format that was used.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            outputIndex: Swift.Int,
-            itemID: Swift.String,
-            sequenceNumber: Swift.Int,
-            partialImageIndex: Swift.Int,
-            partialImageB64: Swift.String,
-            size: Swift.String? = nil,
-            quality: Swift.String? = nil,
-            background: Swift.String? = nil,
-            outputFormat: Swift.String? = nil,
-            streamID: Swift.String? = nil
-        ) {
-            self.outputIndex = outputIndex
-            self.itemID = itemID
-            self.sequenceNumber = sequenceNumber
-            self.partialImageIndex = partialImageIndex
-            self.partialImageB64 = partialImageB64
-            self.size = size
-            self.quality = quality
-            self.background = background
-            self.outputFormat = outputFormat
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.image_generation_call.partial_image", required: true)
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.partialImageIndex = try reader.required(Swift.Int.self, "partial_image_index")
-            self.partialImageB64 = try reader.required(Swift.String.self, "partial_image_b64")
-            self.size = try reader.optional(Swift.String.self, "size")
-            self.quality = try reader.optional(Swift.String.self, "quality")
-            self.background = try reader.optional(Swift.String.self, "background")
-            self.outputFormat = try reader.optional(Swift.String.self, "output_format")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.image_generation_call.partial_image", "type")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.partialImageIndex, "partial_image_index")
-            try writer.encode(self.partialImageB64, "partial_image_b64")
-            try writer.encodeIfPresent(self.size, "size")
-            try writer.encodeIfPresent(self.quality, "quality")
-            try writer.encodeIfPresent(self.background, "background")
-            try writer.encodeIfPresent(self.outputFormat, "output_format")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when the response is in progress.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/23`.
-    public struct ResponseInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The response that is in progress.
-        public var response: Response
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseInProgress`.
-        ///
-        /// - Parameters:
-        ///   - response: The response that is in progress.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            response: Response,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.response = response
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.in_progress", required: true)
-            self.response = try reader.required(Response.self, "response")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.in_progress", "type")
-            try writer.encode(self.response, "response")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// An event that is emitted when a response finishes as incomplete.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/25`.
-    public struct ResponseIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The response that was incomplete.
-        public var response: Response
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseIncomplete`.
-        ///
-        /// - Parameters:
-        ///   - response: The response that was incomplete.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            response: Response,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.response = response
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.incomplete", required: true)
-            self.response = try reader.required(Response.self, "response")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.incomplete", "type")
-            try writer.encode(self.response, "response")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/45`.
-    public struct ResponseMCPCallArgumentsDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The index of the output item in the response's output array.
-        public var outputIndex: Swift.Int
-        /// The unique identifier of the MCP tool call item being processed.
-        public var itemID: Swift.String
-        /// A JSON string containing the partial update to the arguments for the MCP tool call.
-        public var delta: Swift.String
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPCallArgumentsDelta`.
-        ///
-        /// - Parameters:
-        ///   - outputIndex: The index of the output item in the response's output array.
-        ///   - itemID: The unique identifier of the MCP tool call item being processed.
-        ///   - delta: A JSON string containing the partial update to the arguments for the MCP tool call.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            outputIndex: Swift.Int,
-            itemID: Swift.String,
-            delta: Swift.String,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.outputIndex = outputIndex
-            self.itemID = itemID
-            self.delta = delta
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_call_arguments.delta", required: true)
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.delta = try reader.required(Swift.String.self, "delta")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_call_arguments.delta", "type")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.delta, "delta")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when the arguments for an MCP tool call are finalized.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/46`.
-    public struct ResponseMCPCallArgumentsDone: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The index of the output item in the response's output array.
-        public var outputIndex: Swift.Int
-        /// The unique identifier of the MCP tool call item being processed.
-        public var itemID: Swift.String
-        /// A JSON string containing the finalized arguments for the MCP tool call.
-        public var arguments: Swift.String
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPCallArgumentsDone`.
-        ///
-        /// - Parameters:
-        ///   - outputIndex: The index of the output item in the response's output array.
-        ///   - itemID: The unique identifier of the MCP tool call item being processed.
-        ///   - arguments: A JSON string containing the finalized arguments for the MCP tool call.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            outputIndex: Swift.Int,
-            itemID: Swift.String,
-            arguments: Swift.String,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.outputIndex = outputIndex
-            self.itemID = itemID
-            self.arguments = arguments
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_call_arguments.done", required: true)
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.arguments = try reader.required(Swift.String.self, "arguments")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_call_arguments.done", "type")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.arguments, "arguments")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when an MCP  tool call has completed successfully.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/47`.
-    public struct ResponseMCPCallCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the MCP tool call item that completed.
-        public var itemID: Swift.String
-        /// The index of the output item that completed.
-        public var outputIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPCallCompleted`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the MCP tool call item that completed.
-        ///   - outputIndex: The index of the output item that completed.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_call.completed", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_call.completed", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when an MCP  tool call has failed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/48`.
-    public struct ResponseMCPCallFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the MCP tool call item that failed.
-        public var itemID: Swift.String
-        /// The index of the output item that failed.
-        public var outputIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPCallFailed`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the MCP tool call item that failed.
-        ///   - outputIndex: The index of the output item that failed.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_call.failed", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_call.failed", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when an MCP  tool call is in progress.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/49`.
-    public struct ResponseMCPCallInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The index of the output item in the response's output array.
-        public var outputIndex: Swift.Int
-        /// The unique identifier of the MCP tool call item being processed.
-        public var itemID: Swift.String
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPCallInProgress`.
-        ///
-        /// - Parameters:
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - outputIndex: The index of the output item in the response's output array.
-        ///   - itemID: The unique identifier of the MCP tool call item being processed.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            sequenceNumber: Swift.Int,
-            outputIndex: Swift.Int,
-            itemID: Swift.String,
-            streamID: Swift.String? = nil
-        ) {
-            self.sequenceNumber = sequenceNumber
-            self.outputIndex = outputIndex
-            self.itemID = itemID
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_call.in_progress", required: true)
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_call.in_progress", "type")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when the list of available MCP tools has been successfully retrieved.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/50`.
-    public struct ResponseMCPListToolsCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the MCP tool call item that produced this output.
-        public var itemID: Swift.String
-        /// The index of the output item that was processed.
-        public var outputIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPListToolsCompleted`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the MCP tool call item that produced this output.
-        ///   - outputIndex: The index of the output item that was processed.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_list_tools.completed", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_list_tools.completed", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when the attempt to list available MCP tools has failed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/51`.
-    public struct ResponseMCPListToolsFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the MCP tool call item that failed.
-        public var itemID: Swift.String
-        /// The index of the output item that failed.
-        public var outputIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPListToolsFailed`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the MCP tool call item that failed.
-        ///   - outputIndex: The index of the output item that failed.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_list_tools.failed", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_list_tools.failed", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when the system is in the process of retrieving the list of available MCP tools.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/52`.
-    public struct ResponseMCPListToolsInProgress: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the MCP tool call item that is being processed.
-        public var itemID: Swift.String
-        /// The index of the output item that is being processed.
-        public var outputIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseMCPListToolsInProgress`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the MCP tool call item that is being processed.
-        ///   - outputIndex: The index of the output item that is being processed.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.mcp_list_tools.in_progress", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.mcp_list_tools.in_progress", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when a new output item is added.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/26`.
-    public struct ResponseOutputItemAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The index of the output item that was added.
-        public var outputIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The output item that was added. For reasoning items, `encrypted_content`
-        /// may be incomplete while the item is in progress. Use the reasoning item
-        /// from the corresponding `response.output_item.done` event when passing it
-        /// as input to a subsequent request.
-        public var item: OutputItem
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseOutputItemAdded`.
-        ///
-        /// - Parameters:
-        ///   - outputIndex: The index of the output item that was added.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - item: The output item that was added.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            outputIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            item: OutputItem,
-            streamID: Swift.String? = nil
-        ) {
-            self.outputIndex = outputIndex
-            self.sequenceNumber = sequenceNumber
-            self.item = item
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.output_item.added", required: true)
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.item = try reader.required(OutputItem.self, "item")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.output_item.added", "type")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.item, "item")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when an output item is marked done.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/27`.
-    public struct ResponseOutputItemDone: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The index of the output item that was marked done.
-        public var outputIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The output item that was marked done.
-        public var item: OutputItem
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseOutputItemDone`.
-        ///
-        /// - Parameters:
-        ///   - outputIndex: The index of the output item that was marked done.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - item: The output item that was marked done.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            outputIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            item: OutputItem,
-            streamID: Swift.String? = nil
-        ) {
-            self.outputIndex = outputIndex
-            self.sequenceNumber = sequenceNumber
-            self.item = item
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.output_item.done", required: true)
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.item = try reader.required(OutputItem.self, "item")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.output_item.done", "type")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.item, "item")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when an annotation is added to output text content.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/53`.
-    public struct ResponseOutputTextAnnotationAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The unique identifier of the item to which the annotation is being added.
-        public var itemID: Swift.String
-        /// The index of the output item in the response's output array.
-        public var outputIndex: Swift.Int
-        /// The index of the content part within the output item.
-        public var contentIndex: Swift.Int
-        /// The index of the annotation within the content part.
-        public var annotationIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The annotation object being added. (See annotation schema for details.)
-        public var annotation: Annotation?
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseOutputTextAnnotationAdded`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The unique identifier of the item to which the annotation is being added.
-        ///   - outputIndex: The index of the output item in the response's output array.
-        ///   - contentIndex: The index of the content part within the output item.
-        ///   - annotationIndex: The index of the annotation within the content part.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - annotation: The annotation object being added. (See annotation schema for details.)
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            contentIndex: Swift.Int,
-            annotationIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            annotation: Annotation? = nil,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.contentIndex = contentIndex
-            self.annotationIndex = annotationIndex
-            self.sequenceNumber = sequenceNumber
-            self.annotation = annotation
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.output_text.annotation.added", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-            self.annotationIndex = try reader.required(Swift.Int.self, "annotation_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.annotation = try reader.optional(Annotation.self, "annotation")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.output_text.annotation.added", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.contentIndex, "content_index")
-            try writer.encode(self.annotationIndex, "annotation_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.annotation, "annotation")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when there is an additional text delta.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/36`.
-    public struct ResponseOutputTextDelta: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the output item that the text delta was added to.
-        public var itemID: Swift.String
-        /// The index of the output item that the text delta was added to.
-        public var outputIndex: Swift.Int
-        /// The index of the content part that the text delta was added to.
-        public var contentIndex: Swift.Int
-        /// The text delta that was added.
-        public var delta: Swift.String
-        /// The sequence number for this event.
-        public var sequenceNumber: Swift.Int
-        /// The log probabilities of the tokens in the delta.
-        public var logprobs: [ResponseLogProb]
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseOutputTextDelta`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the output item that the text delta was added to.
-        ///   - outputIndex: The index of the output item that the text delta was added to.
-        ///   - contentIndex: The index of the content part that the text delta was added to.
-        ///   - delta: The text delta that was added.
-        ///   - sequenceNumber: The sequence number for this event.
-        ///   - logprobs: The log probabilities of the tokens in the delta.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            contentIndex: Swift.Int,
-            delta: Swift.String,
-            sequenceNumber: Swift.Int,
-            logprobs: [ResponseLogProb],
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.contentIndex = contentIndex
-            self.delta = delta
-            self.sequenceNumber = sequenceNumber
-            self.logprobs = logprobs
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.output_text.delta", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-            self.delta = try reader.required(Swift.String.self, "delta")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.output_text.delta", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.contentIndex, "content_index")
-            try writer.encode(self.delta, "delta")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.logprobs, "logprobs")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when text content is finalized.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/37`.
-    public struct ResponseOutputTextDone: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the output item that the text content is finalized.
-        public var itemID: Swift.String
-        /// The index of the output item that the text content is finalized.
-        public var outputIndex: Swift.Int
-        /// The index of the content part that the text content is finalized.
-        public var contentIndex: Swift.Int
-        /// The text content that is finalized.
-        public var text: Swift.String
-        /// The sequence number for this event.
-        public var sequenceNumber: Swift.Int
-        /// The log probabilities of the tokens in the delta.
-        public var logprobs: [ResponseLogProb]
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseOutputTextDone`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the output item that the text content is finalized.
-        ///   - outputIndex: The index of the output item that the text content is finalized.
-        ///   - contentIndex: The index of the content part that the text content is finalized.
-        ///   - text: The text content that is finalized.
-        ///   - sequenceNumber: The sequence number for this event.
-        ///   - logprobs: The log probabilities of the tokens in the delta.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            contentIndex: Swift.Int,
-            text: Swift.String,
-            sequenceNumber: Swift.Int,
-            logprobs: [ResponseLogProb],
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.contentIndex = contentIndex
-            self.text = text
-            self.sequenceNumber = sequenceNumber
-            self.logprobs = logprobs
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.output_text.done", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.contentIndex = try reader.required(Swift.Int.self, "content_index")
-            self.text = try reader.required(Swift.String.self, "text")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.logprobs = try reader.required([ResponseLogProb].self, "logprobs")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.output_text.done", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.contentIndex, "content_index")
-            try writer.encode(self.text, "text")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.logprobs, "logprobs")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when a response is queued and waiting to be processed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/54`.
-    public struct ResponseQueued: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The full response object that is queued.
-        public var response: Response
-        /// The sequence number for this event.
-        public var sequenceNumber: Swift.Int
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseQueued`.
-        ///
-        /// - Parameters:
-        ///   - response: The full response object that is queued.
-        ///   - sequenceNumber: The sequence number for this event.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            response: Response,
-            sequenceNumber: Swift.Int,
-            streamID: Swift.String? = nil
-        ) {
-            self.response = response
-            self.sequenceNumber = sequenceNumber
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.queued", required: true)
-            self.response = try reader.required(Response.self, "response")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.queued", "type")
-            try writer.encode(self.response, "response")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when a new reasoning summary part is added.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/28`.
-    public struct ResponseReasoningSummaryPartAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the item this summary part is associated with.
-        public var itemID: Swift.String
-        /// The index of the output item this summary part is associated with.
-        public var outputIndex: Swift.Int
-        /// The index of the summary part within the reasoning summary.
-        public var summaryIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The summary part that was added.
-        public var part: SummaryTextContent
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseReasoningSummaryPartAdded`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the item this summary part is associated with.
-        ///   - outputIndex: The index of the output item this summary part is associated with.
-        ///   - summaryIndex: The index of the summary part within the reasoning summary.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - part: The summary part that was added.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            summaryIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            part: SummaryTextContent,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.summaryIndex = summaryIndex
-            self.sequenceNumber = sequenceNumber
-            self.part = part
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.reasoning_summary_part.added", required: true)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.part = try reader.required(SummaryTextContent.self, "part")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.reasoning_summary_part.added", "type")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.summaryIndex, "summary_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.part, "part")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension ResponsesServerEvent {
-    /// Emitted when a reasoning summary part is completed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/29`.
-    public struct ResponseReasoningSummaryPartDone: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the item this summary part is associated with.
-        public var itemID: Swift.String
-        /// The index of the output item this summary part is associated with.
-        public var outputIndex: Swift.Int
-        /// The index of the summary part within the reasoning summary.
-        public var summaryIndex: Swift.Int
-        /// The sequence number of this event.
-        public var sequenceNumber: Swift.Int
-        /// The completed summary part.
-        public var part: SummaryTextContent
-        /// The WebSocket lane that emitted this event. This field is present
-        /// when the originating `response.create` event supplied a
-        /// `stream_id`.
-        public var streamID: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `ResponseReasoningSummaryPartDone`.
-        ///
-        /// - Parameters:
-        ///   - itemID: The ID of the item this summary part is associated with.
-        ///   - outputIndex: The index of the output item this summary part is associated with.
-        ///   - summaryIndex: The index of the summary part within the reasoning summary.
-        ///   - sequenceNumber: The sequence number of this event.
-        ///   - part: The completed summary part.
-        ///   - streamID: The WebSocket lane that emitted this event.
-        public init(
-            itemID: Swift.String,
-            outputIndex: Swift.Int,
-            summaryIndex: Swift.Int,
-            sequenceNumber: Swift.Int,
-            part: SummaryTextContent,
-            streamID: Swift.String? = nil
-        ) {
-            self.itemID = itemID
-            self.outputIndex = outputIndex
-            self.summaryIndex = summaryIndex
-            self.sequenceNumber = sequenceNumber
-            self.part = part
-            self.streamID = streamID
-        }
-
-        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            try reader.constant("type", is: "response.reasoning_summary_part.done", required: true)
-            try reader.constant("status", is: "incomplete", required: false)
-            self.itemID = try reader.required(Swift.String.self, "item_id")
-            self.outputIndex = try reader.required(Swift.Int.self, "output_index")
-            self.summaryIndex = try reader.required(Swift.Int.self, "summary_index")
-            self.sequenceNumber = try reader.required(Swift.Int.self, "sequence_number")
-            self.part = try reader.required(SummaryTextContent.self, "part")
-            self.streamID = try reader.optional(Swift.String.self, "stream_id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encode("response.reasoning_summary_part.done", "type")
-            try writer.encode("incomplete", "status")
-            try writer.encode(self.itemID, "item_id")
-            try writer.encode(self.outputIndex, "output_index")
-            try writer.encode(self.summaryIndex, "summary_index")
-            try writer.encode(self.sequenceNumber, "sequence_number")
-            try writer.encode(self.part, "part")
-            try writer.encodeIfPresent(self.streamID, "stream_id")
-            try writer.encode(undeclared: self.undeclaredMembers)
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.outputIndex, other.outputIndex) else { return false }
+            guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+            guard equal(self.itemID, other.itemID) else { return false }
+            guard equal(self.streamID, other.streamID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -21,7 +21,7 @@ public typealias BetaOutputAudio = OutputAudio
 /// Options for streaming response. Only set this when you set `stream: true`.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionStreamOptions/anyOf/0`.
-public struct ChatCompletionStreamOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionStreamOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// If set, an additional chunk will be streamed before the `data: [DONE]`
     /// message. The `usage` field on this chunk shows the token usage statistics
     /// for the entire request, and the `choices` field will always be an empty
@@ -80,12 +80,20 @@ public struct ChatCompletionStreamOptions: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.includeObfuscation, "include_obfuscation")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.includeUsage, other.includeUsage) else { return false }
+        guard equal(self.includeObfuscation, other.includeObfuscation) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a code interpreter tool call that is a file.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput`.
-public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodeInterpreterFileOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var files: [CodeInterpreterFileOutput.File]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -121,8 +129,15 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.files, other.files) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput/properties/files/items`.
-    public struct File: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct File: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The MIME type of the file.
         public var mimeType: Swift.String
         /// The ID of the file.
@@ -168,13 +183,21 @@ public struct CodeInterpreterFileOutput: Codable, Equatable, Sendable, SpecDevia
             try writer.encode(self.fileID, "file_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.mimeType, other.mimeType) else { return false }
+            guard equal(self.fileID, other.fileID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The output of a code interpreter tool call that is text.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterTextOutput`.
-public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodeInterpreterTextOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The logs of the code interpreter tool call.
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -213,12 +236,19 @@ public struct CodeInterpreterTextOutput: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.logs, "logs")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.logs, other.logs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Usage statistics for the completion request.
 ///
 /// - Remark: Generated from `#/components/schemas/CompletionUsage`.
-public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Number of tokens in the generated completion.
     ///
     /// Default: `0`.
@@ -292,10 +322,21 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.completionTokens, other.completionTokens) else { return false }
+        guard equal(self.promptTokens, other.promptTokens) else { return false }
+        guard equal(self.totalTokens, other.totalTokens) else { return false }
+        guard equal(self.completionTokensDetails, other.completionTokensDetails) else { return false }
+        guard equal(self.promptTokensDetails, other.promptTokensDetails) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Breakdown of tokens used in a completion.
     ///
     /// - Remark: Generated from `#/components/schemas/CompletionUsage/properties/completion_tokens_details`.
-    public struct CompletionTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CompletionTokensDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// When using Predicted Outputs, the number of tokens in the
         /// prediction that appeared in the completion.
         ///
@@ -375,12 +416,23 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
             try writer.encodeIfPresent(self.rejectedPredictionTokens, "rejected_prediction_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.acceptedPredictionTokens, other.acceptedPredictionTokens) else { return false }
+            guard equal(self.audioTokens, other.audioTokens) else { return false }
+            guard equal(self.reasoningTokens, other.reasoningTokens) else { return false }
+            guard equal(self.textTokens, other.textTokens) else { return false }
+            guard equal(self.rejectedPredictionTokens, other.rejectedPredictionTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Breakdown of tokens used in the prompt.
     ///
     /// - Remark: Generated from `#/components/schemas/CompletionUsage/properties/prompt_tokens_details`.
-    public struct PromptTokensDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct PromptTokensDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Audio input tokens present in the prompt.
         ///
         /// Default: `0`.
@@ -453,13 +505,24 @@ public struct CompletionUsage: Codable, Equatable, Sendable, SpecDeviationReport
             try writer.encodeIfPresent(self.cacheWriteTokens, "cache_write_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.audioTokens, other.audioTokens) else { return false }
+            guard equal(self.cachedTokens, other.cachedTokens) else { return false }
+            guard equal(self.textTokens, other.textTokens) else { return false }
+            guard equal(self.imageTokens, other.imageTokens) else { return false }
+            guard equal(self.cacheWriteTokens, other.cacheWriteTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Note: Also named ``BetaContainerFileCitationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationParam`.
-public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerFileCitationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
     ///
     /// At least 0.
@@ -532,12 +595,23 @@ public struct ContainerFileCitationParam: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.filename, "filename")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.startIndex, other.startIndex) else { return false }
+        guard equal(self.endIndex, other.endIndex) else { return false }
+        guard equal(self.containerID, other.containerID) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaContainerReferenceParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceParam`.
-public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ContainerReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced container.
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -576,12 +650,19 @@ public struct ContainerReferenceParam: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.containerID, "container_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.containerID, other.containerID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaCreateModelResponseProperties``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CreateModelResponseProperties`.
-public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateModelResponseProperties: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard.
@@ -721,12 +802,27 @@ public struct CreateModelResponseProperties: Codable, Equatable, Sendable, SpecD
         try writer.encodeIfPresent(self.promptCacheOptions, "prompt_cache_options")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.topLogprobs, other.topLogprobs) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.topP, other.topP) else { return false }
+        guard equal(self._user, other._user) else { return false }
+        guard equal(self.safetyIdentifier, other.safetyIdentifier) else { return false }
+        guard equal(self.promptCacheKey, other.promptCacheKey) else { return false }
+        guard equal(self._promptCacheRetention, other._promptCacheRetention) else { return false }
+        guard equal(self.promptCacheOptions, other.promptCacheOptions) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
 ///
 /// - Remark: Generated from `#/components/schemas/DragPoint`.
-public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DragPoint: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The x-coordinate.
     public var x: Swift.Int
     /// The y-coordinate.
@@ -772,6 +868,14 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.y, "y")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.x, other.x) else { return false }
+        guard equal(self.y, other.y) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaEmptyModelParam``: the spec's schema of that name has this shape (descriptions aside).
@@ -780,7 +884,7 @@ public struct DragPoint: Codable, Equatable, Sendable, SpecDeviationReporting {
 public typealias EmptyModelParam = JSONObject
 
 /// - Remark: Generated from `#/components/schemas/Error`.
-public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var code: Swift.String?
     public var message: Swift.String
     public var param: Swift.String?
@@ -830,10 +934,20 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.type, "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.param, other.param) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ErrorResponse`.
-public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ErrorResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var error: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -866,6 +980,13 @@ public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.error, "error")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A message input to the model with a role indicating instruction following
@@ -875,7 +996,7 @@ public struct ErrorResponse: Codable, Equatable, Sendable, SpecDeviationReportin
 /// interactions.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItem`.
-public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
     public var role: EvalItem.Role
@@ -925,6 +1046,14 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
     ///
@@ -957,7 +1086,7 @@ public struct EvalItem: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContent`.
-public indirect enum EvalItemContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum EvalItemContent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A single content item: input text, output text, input image, or input audio.
     case item(EvalItemContentItem)
     /// A list of inputs, each of which may be either an input text, output text, input image, or input audio object.
@@ -992,6 +1121,16 @@ public indirect enum EvalItemContent: Codable, Equatable, Sendable, UnknownCaseR
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.item(let lhs), .item(let rhs)): return equal(lhs, rhs)
+        case (.array(let lhs), .array(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A list of inputs, each of which may be either an input text, output text, input
@@ -1005,7 +1144,7 @@ public typealias EvalItemContentArray = [EvalItemContentItem]
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContentItem`.
-public indirect enum EvalItemContentItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum EvalItemContentItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model.
     case evalItemContentText(EvalItemContentText)
     /// A text input to the model.
@@ -1059,12 +1198,25 @@ public indirect enum EvalItemContentItem: Codable, Equatable, Sendable, UnknownC
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.evalItemContentText(let lhs), .evalItemContentText(let rhs)): return equal(lhs, rhs)
+        case (.inputTextContent(let lhs), .inputTextContent(let rhs)): return equal(lhs, rhs)
+        case (.evalItemContentOutputText(let lhs), .evalItemContentOutputText(let rhs)): return equal(lhs, rhs)
+        case (.evalItemInputImage(let lhs), .evalItemInputImage(let rhs)): return equal(lhs, rhs)
+        case (.inputAudio(let lhs), .inputAudio(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A text output from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContentOutputText`.
-public struct EvalItemContentOutputText: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalItemContentOutputText: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text output from the model.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1103,6 +1255,13 @@ public struct EvalItemContentOutputText: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A text input to the model.
@@ -1113,7 +1272,7 @@ public typealias EvalItemContentText = Swift.String
 /// An image input block used within EvalItem content arrays.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemInputImage`.
-public struct EvalItemInputImage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EvalItemInputImage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The URL of the image input.
     public var imageURL: Swift.String
     /// The detail level of the image to be sent to the model. One of `high`, `low`, or `auto`. Defaults to `auto`.
@@ -1161,12 +1320,20 @@ public struct EvalItemInputImage: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.detail, "detail")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.detail, other.detail) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaFileCitationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FileCitationParam`.
-public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileCitationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the file in the list of files.
     ///
     /// At least 0.
@@ -1223,12 +1390,21 @@ public struct FileCitationParam: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.filename, "filename")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.index, other.index) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
 ///
 /// - Remark: Generated from `#/components/schemas/FileExpirationAfter`.
-public struct FileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileExpirationAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
     ///
     /// At least 3600, at most 2592000.
@@ -1269,10 +1445,17 @@ public struct FileExpirationAfter: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.seconds, "seconds")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/FunctionObject`.
-public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A description of what the function does, used by the model to choose when and how to call the function.
     public var description: Swift.String?
     /// The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
@@ -1336,6 +1519,16 @@ public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.strict, "strict")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.parameters, other.parameters) else { return false }
+        guard equal(self.strict, other.strict) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The content of a shell tool call output that was emitted.
@@ -1343,7 +1536,7 @@ public struct FunctionObject: Codable, Equatable, Sendable, SpecDeviationReporti
 /// - Note: Also named ``BetaFunctionShellCallOutputContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent`.
-public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutputContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The standard output that was captured.
     public var stdout: Swift.String
     /// The standard error output that was captured.
@@ -1404,12 +1597,22 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.stdout, other.stdout) else { return false }
+        guard equal(self.stderr, other.stderr) else { return false }
+        guard equal(self.outcome, other.outcome) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent/properties/outcome`.
-    public indirect enum Outcome: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Outcome: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
         case timeout(FunctionShellCallOutputTimeoutOutcome)
         /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
@@ -1441,6 +1644,16 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.timeout(let lhs), .timeout(let rhs)): return equal(lhs, rhs)
+            case (.exit(let lhs), .exit(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1449,7 +1662,7 @@ public struct FunctionShellCallOutputContent: Codable, Equatable, Sendable, Spec
 /// - Note: Also named ``BetaFunctionShellCallOutputExitOutcome``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcome`.
-public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutputExitOutcome: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Exit code from the shell process.
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1488,6 +1701,13 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
         try writer.encode(self.exitCode, "exit_code")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.exitCode, other.exitCode) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Indicates that the shell call exceeded its configured time limit.
@@ -1495,7 +1715,7 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Equatable, Sendable, 
 /// - Note: Also named ``BetaFunctionShellCallOutputTimeoutOutcome``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
-public struct FunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionShellCallOutputTimeoutOutcome: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -1526,13 +1746,19 @@ public struct FunctionShellCallOutputTimeoutOutcome: Codable, Equatable, Sendabl
         try writer.encode("timeout", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A tool call to run a function. See the
 /// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCall`.
-public struct FunctionToolCall: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call.
     public var id: Swift.String?
     /// The unique ID of the function tool call generated by the model.
@@ -1616,12 +1842,25 @@ public struct FunctionToolCall: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput`.
-public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionToolCallOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call output. Populated when this item
     /// is returned via API.
     public var id: Swift.String?
@@ -1708,13 +1947,26 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.callID, other.callID) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.namespace, other.namespace) else { return false }
+        guard equal(self.caller, other.caller) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public indirect enum Output: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Output: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -1750,6 +2002,16 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.outputContentList(let lhs), .outputContentList(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
@@ -1757,7 +2019,7 @@ public struct FunctionToolCallOutput: Codable, Equatable, Sendable, SpecDeviatio
 /// in the evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderLabelModel`.
-public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GraderLabelModel: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -1824,6 +2086,17 @@ public struct GraderLabelModel: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.labels, "labels")
         try writer.encode(self.passingLabels, "passing_labels")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.labels, other.labels) else { return false }
+        guard equal(self.passingLabels, other.passingLabels) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -1894,7 +2167,7 @@ public struct IncludeEnum: OpenEnum {
 /// - Note: Also named ``BetaInputAudio``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/InputAudio`.
-public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var inputAudio: OpenAI.InputAudio.InputAudio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1930,8 +2203,15 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputAudio, other.inputAudio) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
-    public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct InputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Base64-encoded audio data.
         public var data: Swift.String
         /// The format of the audio data. Currently supported formats are `mp3` and
@@ -1979,6 +2259,14 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.format, other.format) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The format of the audio data. Currently supported formats are `mp3` and
         /// `wav`.
         ///
@@ -2004,7 +2292,7 @@ public struct InputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// - Note: Also named ``BetaLocalEnvironmentParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentParam`.
-public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LocalEnvironmentParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An optional list of skills.
     ///
     /// At most 200 items.
@@ -2045,12 +2333,19 @@ public struct LocalEnvironmentParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.skills, "skills")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.skills, other.skills) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaLocalSkillParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/LocalSkillParam`.
-public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct LocalSkillParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
     public var name: Swift.String
     /// The description of the skill.
@@ -2103,6 +2398,15 @@ public struct LocalSkillParam: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(self.path, "path")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.path, other.path) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaMetadata``: the spec's schema of that name has this shape (descriptions aside).
@@ -2115,7 +2419,7 @@ public typealias Metadata = [Swift.String: Swift.String]
 /// - Note: Also named ``BetaModerationConfigParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationConfigParam`.
-public struct ModerationConfigParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModerationConfigParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var mode: ModerationMode
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2148,6 +2452,13 @@ public struct ModerationConfigParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.mode, "mode")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.mode, other.mode) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2173,7 +2484,7 @@ public struct ModerationMode: OpenEnum {
 /// - Note: Also named ``BetaModerationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationParam`.
-public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModerationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
     /// The policy to apply to moderated response input and output.
@@ -2219,6 +2530,14 @@ public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.policy, "policy")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.policy, other.policy) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The policy to apply to moderated response input and output.
@@ -2226,7 +2545,7 @@ public struct ModerationParam: Codable, Equatable, Sendable, SpecDeviationReport
 /// - Note: Also named ``BetaModerationPolicyParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationPolicyParam`.
-public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModerationPolicyParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The moderation policy for the response input.
     public var input: ModerationConfigParam?
     /// The moderation policy for the response output.
@@ -2272,6 +2591,14 @@ public struct ModerationPolicyParam: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.output, "output")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.output, other.output) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2296,7 +2623,7 @@ public struct OrderEnum: OpenEnum {
 /// - Note: Also named ``BetaOutputAudio``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputAudio`.
-public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OutputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Base64-encoded audio data from the model.
     public var data: Swift.String
     /// The transcript of the audio data from the model.
@@ -2344,12 +2671,20 @@ public struct OutputAudio: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.transcript, "transcript")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.transcript, other.transcript) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An output message from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessage`.
-public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OutputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unique ID of the output message.
     public var id: Swift.String
     /// The content of the output message.
@@ -2416,13 +2751,23 @@ public struct OutputMessage: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.phase, other.phase) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 /// - Note: Also named ``BetaOutputMessageContent``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessageContent`.
-public indirect enum OutputMessageContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum OutputMessageContent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(OutputTextContent)
     /// A refusal from the model. Selected when `type` is `refusal`.
@@ -2452,6 +2797,16 @@ public indirect enum OutputMessageContent: Codable, Equatable, Sendable, Unknown
         case .outputText(let value): try value.encode(to: encoder)
         case .refusal(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.outputText(let lhs), .outputText(let rhs)): return equal(lhs, rhs)
+        case (.refusal(let lhs), .refusal(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }
@@ -2510,7 +2865,7 @@ public struct ReasoningEffort: OpenEnum {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public indirect enum StopConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum StopConfiguration: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -2544,6 +2899,16 @@ public indirect enum StopConfiguration: Codable, Equatable, Sendable, UnknownCas
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.strings(let lhs), .strings(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An object specifying the format that the model must output.
@@ -2564,7 +2929,7 @@ public indirect enum StopConfiguration: Codable, Equatable, Sendable, UnknownCas
 /// - Note: Also named ``BetaTextResponseFormatConfiguration``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatConfiguration`.
-public indirect enum TextResponseFormatConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum TextResponseFormatConfiguration: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Default response format. Selected when `type` is `text`.
     case text(ResponseFormatText)
     /// JSON Schema response format. Selected when `type` is `json_schema`.
@@ -2601,6 +2966,17 @@ public indirect enum TextResponseFormatConfiguration: Codable, Equatable, Sendab
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.text(let lhs), .text(let rhs)): return equal(lhs, rhs)
+        case (.jsonSchema(let lhs), .jsonSchema(let rhs)): return equal(lhs, rhs)
+        case (.jsonObject(let lhs), .jsonObject(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// JSON Schema response format. Used to generate structured JSON responses.
@@ -2609,7 +2985,7 @@ public indirect enum TextResponseFormatConfiguration: Codable, Equatable, Sendab
 /// - Note: Also named ``BetaTextResponseFormatJSONSchema``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatJsonSchema`.
-public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TextResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A description of what the response format is for, used by the model to
     /// determine how to respond in the format.
     public var description: Swift.String?
@@ -2680,12 +3056,22 @@ public struct TextResponseFormatJSONSchema: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self.strict, "strict")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.schema, other.schema) else { return false }
+        guard equal(self.strict, other.strict) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaURLCitationParam``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/UrlCitationParam`.
-public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct URLCitationParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
     ///
     /// At least 0.
@@ -2751,6 +3137,16 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.title, "title")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.startIndex, other.startIndex) else { return false }
+        guard equal(self.endIndex, other.endIndex) else { return false }
+        guard equal(self.url, other.url) else { return false }
+        guard equal(self.title, other.title) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A built-in voice name or a custom voice reference.
@@ -2758,7 +3154,7 @@ public struct URLCitationParam: Codable, Equatable, Sendable, SpecDeviationRepor
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceIdsOrCustomVoice`.
-public indirect enum VoiceIDsOrCustomVoice: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum VoiceIDsOrCustomVoice: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     case voiceIDsShared(VoiceIDsShared)
     /// Custom voice reference.
     case object(ConversationParam2)
@@ -2788,6 +3184,16 @@ public indirect enum VoiceIDsOrCustomVoice: Codable, Equatable, Sendable, Unknow
         case .voiceIDsShared(let value): try value.encode(to: encoder)
         case .object(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.voiceIDsShared(let lhs), .voiceIDsShared(let rhs)): return equal(lhs, rhs)
+        case (.object(let lhs), .object(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Uploads a skill either as a directory (multipart `files[]`) or as a single zip file.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillBody`.
-public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateSkillBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     public var files: CreateSkillBody.Files
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -41,6 +41,13 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.files, other.files) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("files", self.files)
     }
@@ -48,7 +55,7 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
-    public indirect enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Files: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Skill files to upload (directory upload) or a single zip file.
         case files([FileUpload])
         /// Skill zip file to upload.
@@ -81,13 +88,23 @@ public struct CreateSkillBody: Codable, Equatable, Sendable, SpecDeviationReport
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.files(let lhs), .files(let rhs)): return equal(lhs, rhs)
+            case (.file(let lhs), .file(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Uploads a new immutable version of a skill.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody`.
-public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateSkillVersionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     public var files: CreateSkillVersionBody.Files
     /// Whether to set this version as the default.
     public var `default`: Swift.Bool?
@@ -133,6 +150,14 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.files, other.files) else { return false }
+        guard equal(self.`default`, other.`default`) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("files", self.files)
         try form.append("default", self.`default`)
@@ -141,7 +166,7 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
-    public indirect enum Files: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Files: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Skill files to upload (directory upload) or a single zip file.
         case files([FileUpload])
         /// Skill zip file to upload.
@@ -174,11 +199,21 @@ public struct CreateSkillVersionBody: Codable, Equatable, Sendable, SpecDeviatio
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.files(let lhs), .files(let rhs)): return equal(lhs, rhs)
+            case (.file(let lhs), .file(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeletedSkillResource`.
-public struct DeletedSkillResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeletedSkillResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -220,10 +255,18 @@ public struct DeletedSkillResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeletedSkillVersionResource`.
-public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeletedSkillVersionResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// The deleted skill version.
@@ -276,12 +319,21 @@ public struct DeletedSkillVersionResource: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.version, "version")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.version, other.version) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Updates the default version pointer for a skill.
 ///
 /// - Remark: Generated from `#/components/schemas/SetDefaultSkillVersionBody`.
-public struct SetDefaultSkillVersionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SetDefaultSkillVersionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The skill version number to set as default.
     public var defaultVersion: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -318,10 +370,17 @@ public struct SetDefaultSkillVersionBody: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.defaultVersion, "default_version")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.defaultVersion, other.defaultVersion) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/SkillListResource`.
-public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct SkillListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillResource]
     /// The ID of the first item in the list.
@@ -384,6 +443,16 @@ public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [SkillResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -394,7 +463,7 @@ public struct SkillListResource: Codable, Equatable, Sendable, SpecDeviationRepo
 }
 
 /// - Remark: Generated from `#/components/schemas/SkillResource`.
-public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SkillResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill.
     public var id: Swift.String
     /// Name of the skill.
@@ -470,10 +539,22 @@ public struct SkillResource: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.latestVersion, "latest_version")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.defaultVersion, other.defaultVersion) else { return false }
+        guard equal(self.latestVersion, other.latestVersion) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/SkillVersionListResource`.
-public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct SkillVersionListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillVersionResource]
     /// The ID of the first item in the list.
@@ -536,6 +617,16 @@ public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [SkillVersionResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -546,7 +637,7 @@ public struct SkillVersionListResource: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// - Remark: Generated from `#/components/schemas/SkillVersionResource`.
-public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SkillVersionResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill version.
     public var id: Swift.String
     /// Identifier of the skill for this version.
@@ -621,5 +712,17 @@ public struct SkillVersionResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.name, "name")
         try writer.encode(self.description, "description")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.skillID, other.skillID) else { return false }
+        guard equal(self.version, other.version) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AddUploadPartRequest`.
-public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct AddUploadPartRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The chunk of bytes for this Part.
     ///
     /// Raw bytes.
@@ -45,13 +45,20 @@ public struct AddUploadPartRequest: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("data", self.data)
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CompleteUploadRequest`.
-public struct CompleteUploadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompleteUploadRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ordered list of Part IDs.
     public var partIDs: [Swift.String]
     /// The optional md5 checksum for the file contents to verify if the bytes uploaded matches what you expect.
@@ -97,10 +104,18 @@ public struct CompleteUploadRequest: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.md5, "md5")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.partIDs, other.partIDs) else { return false }
+        guard equal(self.md5, other.md5) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateUploadRequest`.
-public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateUploadRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the file to upload.
     public var filename: Swift.String
     /// The intended purpose of the uploaded file.
@@ -175,6 +190,17 @@ public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.purpose, other.purpose) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.mimeType, other.mimeType) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The intended purpose of the uploaded file.
     ///
     /// See the [documentation on File
@@ -207,7 +233,7 @@ public struct CreateUploadRequest: Codable, Equatable, Sendable, SpecDeviationRe
 /// The Upload object can accept byte chunks in the form of Parts.
 ///
 /// - Remark: Generated from `#/components/schemas/Upload`.
-public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Upload unique identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the Upload was created.
@@ -298,6 +324,20 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.purpose, other.purpose) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.file, other.file) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the Upload.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -327,7 +367,7 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// The upload Part represents a chunk of bytes we can add to an Upload object.
 ///
 /// - Remark: Generated from `#/components/schemas/UploadPart`.
-public struct UploadPart: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UploadPart: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The upload Part unique identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the Part was created.
@@ -381,5 +421,14 @@ public struct UploadPart: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(self.uploadID, "upload_id")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.uploadID, other.uploadID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`.
 ///
 /// - Remark: Generated from `#/components/schemas/AutoChunkingStrategyRequestParam`.
-public struct AutoChunkingStrategyRequestParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AutoChunkingStrategyRequestParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -38,6 +38,12 @@ public struct AutoChunkingStrategyRequestParam: Codable, Equatable, Sendable, Sp
         try writer.encode("auto", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
@@ -45,7 +51,7 @@ public struct AutoChunkingStrategyRequestParam: Codable, Equatable, Sendable, Sp
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChunkingStrategyRequestParam`.
-public indirect enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ChunkingStrategyRequestParam: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// The default strategy. Selected when `type` is `auto`.
     case auto(AutoChunkingStrategyRequestParam)
     /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
@@ -77,6 +83,16 @@ public indirect enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable,
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.auto(let lhs), .auto(let rhs)): return equal(lhs, rhs)
+        case (.`static`(let lhs), .`static`(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
@@ -84,7 +100,7 @@ public indirect enum ChunkingStrategyRequestParam: Codable, Equatable, Sendable,
 /// - Note: Also named ``BetaComparisonFilter``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
-public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComparisonFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
     /// - `eq`: equals
     /// - `ne`: not equal
@@ -146,6 +162,15 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.key, "key")
         try writer.encode(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.key, other.key) else { return false }
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
@@ -214,7 +239,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value`.
-    public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Value: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
@@ -261,10 +286,22 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+            case (.boolean(let lhs), .boolean(let rhs)): return equal(lhs, rhs)
+            case (.values(let lhs), .values(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
-        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum Value: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -298,6 +335,16 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+                case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
     }
 }
@@ -307,7 +354,7 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
 /// - Note: Also named ``BetaCompoundFilter``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
-public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompoundFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Type of operation: `and` or `or`.
     public var type: CompoundFilter.TypeValue
     /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
@@ -354,6 +401,14 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.filters, other.filters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Type of operation: `and` or `or`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -376,7 +431,7 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
-    public indirect enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Filter: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
         case comparisonFilter(ComparisonFilter)
         /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
@@ -408,11 +463,21 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.comparisonFilter(let lhs), .comparisonFilter(let rhs)): return equal(lhs, rhs)
+            case (.compoundFilter(let lhs), .compoundFilter(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
-public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateVectorStoreFileBatchRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
     ///
     /// 1 to 2000 items.
@@ -480,10 +545,20 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Equatable, Sendable, S
         try writer.encodeIfPresent(self.attributes, "attributes")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileIDs, other.fileIDs) else { return false }
+        guard equal(self.files, other.files) else { return false }
+        guard equal(self.chunkingStrategy, other.chunkingStrategy) else { return false }
+        guard equal(self.attributes, other.attributes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileRequest`.
-public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateVectorStoreFileRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](https://platform.openai.com/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
     public var fileID: Swift.String
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
@@ -540,10 +615,19 @@ public struct CreateVectorStoreFileRequest: Codable, Equatable, Sendable, SpecDe
         try writer.encodeIfPresent(self.attributes, "attributes")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.chunkingStrategy, other.chunkingStrategy) else { return false }
+        guard equal(self.attributes, other.attributes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest`.
-public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateVectorStoreRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
     ///
     /// At most 500 items.
@@ -625,12 +709,24 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileIDs, other.fileIDs) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.chunkingStrategy, other.chunkingStrategy) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
     ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest/properties/chunking_strategy`.
-    public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// The default strategy. Selected when `type` is `auto`.
         case auto(AutoChunkingStrategyRequestParam)
         /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
@@ -662,11 +758,21 @@ public struct CreateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.auto(let lhs), .auto(let rhs)): return equal(lhs, rhs)
+            case (.`static`(let lhs), .`static`(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreFileResponse`.
-public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteVectorStoreFileResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -708,10 +814,18 @@ public struct DeleteVectorStoreFileResponse: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreResponse`.
-public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteVectorStoreResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -753,10 +867,18 @@ public struct DeleteVectorStoreResponse: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListVectorStoreFilesResponse`.
-public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListVectorStoreFilesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreFileObject]
     public var firstID: Swift.String
@@ -812,6 +934,17 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [VectorStoreFileObject] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -822,7 +955,7 @@ public struct ListVectorStoreFilesResponse: Codable, Equatable, Sendable, SpecDe
 }
 
 /// - Remark: Generated from `#/components/schemas/ListVectorStoresResponse`.
-public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListVectorStoresResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreObject]
     public var firstID: Swift.String
@@ -878,6 +1011,17 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [VectorStoreObject] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -890,7 +1034,7 @@ public struct ListVectorStoresResponse: Codable, Equatable, Sendable, SpecDeviat
 /// This is returned when the chunking strategy is unknown. Typically, this is because the file was indexed before the `chunking_strategy` concept was introduced in the API.
 ///
 /// - Remark: Generated from `#/components/schemas/OtherChunkingStrategyResponseParam`.
-public struct OtherChunkingStrategyResponseParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OtherChunkingStrategyResponseParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -921,10 +1065,16 @@ public struct OtherChunkingStrategyResponseParam: Codable, Equatable, Sendable, 
         try writer.encode("other", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategy`.
-public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct StaticChunkingStrategy: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
     ///
     /// At least 100, at most 4096.
@@ -974,12 +1124,20 @@ public struct StaticChunkingStrategy: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.chunkOverlapTokens, "chunk_overlap_tokens")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.maxChunkSizeTokens, other.maxChunkSizeTokens) else { return false }
+        guard equal(self.chunkOverlapTokens, other.chunkOverlapTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Customize your own chunking strategy by setting chunk size and chunk overlap.
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyRequestParam`.
-public struct StaticChunkingStrategyRequestParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct StaticChunkingStrategyRequestParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1014,12 +1172,19 @@ public struct StaticChunkingStrategyRequestParam: Codable, Equatable, Sendable, 
         try writer.encode(self.`static`, "static")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.`static`, other.`static`) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Static Chunking Strategy
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyResponseParam`.
-public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct StaticChunkingStrategyResponseParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1054,10 +1219,17 @@ public struct StaticChunkingStrategyResponseParam: Codable, Equatable, Sendable,
         try writer.encode(self.`static`, "static")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.`static`, other.`static`) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreFileAttributesRequest`.
-public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateVectorStoreFileAttributesRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be
     /// useful for storing additional information about the object in a structured
     /// format, and querying for objects via API or the dashboard. Keys are strings
@@ -1098,10 +1270,17 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Equatable, Sendab
         try writer.encode(self.attributes, "attributes")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.attributes, other.attributes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest`.
-public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateVectorStoreRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the vector store.
     public var name: Swift.String?
     /// The expiration policy for a vector store.
@@ -1159,12 +1338,21 @@ public struct UpdateVectorStoreRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.metadata, "metadata")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The expiration policy for a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreExpirationAfter`.
-public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreExpirationAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of days after the anchor time that the vector store will expire.
     ///
     /// At least 1, at most 365.
@@ -1205,6 +1393,13 @@ public struct VectorStoreExpirationAfter: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.days, "days")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.days, other.days) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaVectorStoreFileAttributes``: the spec's schema of that name has this shape (descriptions aside).
@@ -1216,7 +1411,7 @@ public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttri
 /// - Note: Also named ``BetaVectorStoreFileAttributesValue``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public indirect enum VectorStoreFileAttributesValue: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum VectorStoreFileAttributesValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case number(Swift.Double)
     case boolean(Swift.Bool)
@@ -1256,12 +1451,23 @@ public indirect enum VectorStoreFileAttributesValue: Codable, Equatable, Sendabl
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+        case (.boolean(let lhs), .boolean(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// A batch of files attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject`.
-public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreFileBatchObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The object type, which is always `vector_store.file_batch`.
@@ -1335,6 +1541,18 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.vectorStoreID, other.vectorStoreID) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.fileCounts, other.fileCounts) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The object type, which is always `vector_store.file_batch`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1380,7 +1598,7 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
     }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/file_counts`.
-    public struct FileCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FileCounts: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
         public var inProgress: Swift.Int
         /// The number of files that have been processed.
@@ -1447,13 +1665,24 @@ public struct VectorStoreFileBatchObject: Codable, Equatable, Sendable, SpecDevi
             try writer.encode(self.total, "total")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.inProgress, other.inProgress) else { return false }
+            guard equal(self.completed, other.completed) else { return false }
+            guard equal(self.failed, other.failed) else { return false }
+            guard equal(self.cancelled, other.cancelled) else { return false }
+            guard equal(self.total, other.total) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Represents the parsed content of a vector store file.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse`.
-public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VectorStoreFileContentResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Parsed content of the file.
     public var data: [VectorStoreFileContentResponse.DataItem]
     /// Indicates if there are more content pages to fetch.
@@ -1509,6 +1738,15 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.nextPage, other.nextPage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [VectorStoreFileContentResponse.DataItem] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1518,7 +1756,7 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
     public var nextPageCursor: Swift.String? { nextPage }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
-    public struct DataItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct DataItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The content type (currently only `"text"`)
         public var type: Swift.String?
         /// The text content
@@ -1564,13 +1802,21 @@ public struct VectorStoreFileContentResponse: Codable, Equatable, Sendable, Spec
             try writer.encodeIfPresent(self.text, "text")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// A list of files attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject`.
-public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreFileObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The total vector store usage in bytes. Note that this may be different from the original file size.
@@ -1665,6 +1911,20 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.usageBytes, other.usageBytes) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.vectorStoreID, other.vectorStoreID) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.lastError, other.lastError) else { return false }
+        guard equal(self.chunkingStrategy, other.chunkingStrategy) else { return false }
+        guard equal(self.attributes, other.attributes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1693,7 +1953,7 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     /// The last error associated with this vector store file. Will be `null` if there are no errors.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/last_error/anyOf/0`.
-    public struct LastError: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct LastError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// One of `server_error`, `unsupported_file`, or `invalid_file`.
         public var code: VectorStoreFileObject.LastError.Code
         /// A human-readable description of the error.
@@ -1740,6 +2000,14 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.code, other.code) else { return false }
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// One of `server_error`, `unsupported_file`, or `invalid_file`.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1768,7 +2036,7 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/chunking_strategy`.
-    public indirect enum ChunkingStrategy: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `type` is `static`.
         case `static`(StaticChunkingStrategyResponseParam)
         /// This is returned when the chunking strategy is unknown. Selected when `type` is `other`.
@@ -1800,13 +2068,23 @@ public struct VectorStoreFileObject: Codable, Equatable, Sendable, SpecDeviation
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.`static`(let lhs), .`static`(let rhs)): return equal(lhs, rhs)
+            case (.other(let lhs), .other(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// A vector store is a collection of processed files can be used by the `file_search` tool.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreObject`.
-public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the vector store was created.
@@ -1915,8 +2193,24 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.usageBytes, other.usageBytes) else { return false }
+        guard equal(self.fileCounts, other.fileCounts) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.expiresAfter, other.expiresAfter) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.lastActiveAt, other.lastActiveAt) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
-    public struct FileCounts: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct FileCounts: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
         public var inProgress: Swift.Int
         /// The number of files that have been successfully processed.
@@ -1983,6 +2277,17 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
             try writer.encode(self.total, "total")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.inProgress, other.inProgress) else { return false }
+            guard equal(self.completed, other.completed) else { return false }
+            guard equal(self.failed, other.failed) else { return false }
+            guard equal(self.cancelled, other.cancelled) else { return false }
+            guard equal(self.total, other.total) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
@@ -2009,7 +2314,7 @@ public struct VectorStoreObject: Codable, Equatable, Sendable, SpecDeviationRepo
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest`.
-public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreSearchRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A query string for a search
     public var query: VectorStoreSearchRequest.Query
     /// Whether to rewrite the natural language query for vector search.
@@ -2081,12 +2386,23 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.query, other.query) else { return false }
+        guard equal(self.rewriteQuery, other.rewriteQuery) else { return false }
+        guard equal(self.maxNumResults, other.maxNumResults) else { return false }
+        guard equal(self.filters, other.filters) else { return false }
+        guard equal(self.rankingOptions, other.rankingOptions) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A query string for a search
     ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/query`.
-    public indirect enum Query: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Query: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2120,12 +2436,22 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.strings(let lhs), .strings(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 
     /// Ranking options for search.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options`.
-    public struct RankingOptions: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RankingOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
         ///
         /// Default: `"auto"`.
@@ -2174,6 +2500,14 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.ranker, other.ranker) else { return false }
+            guard equal(self.scoreThreshold, other.scoreThreshold) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2199,7 +2533,7 @@ public struct VectorStoreSearchRequest: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultContentObject`.
-public struct VectorStoreSearchResultContentObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreSearchResultContentObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The text content returned from search.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2238,10 +2572,17 @@ public struct VectorStoreSearchResultContentObject: Codable, Equatable, Sendable
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultItem`.
-public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreSearchResultItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the vector store file.
     public var fileID: Swift.String
     /// The name of the vector store file.
@@ -2314,10 +2655,21 @@ public struct VectorStoreSearchResultItem: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.content, "content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.filename, other.filename) else { return false }
+        guard equal(self.score, other.score) else { return false }
+        guard equal(self.attributes, other.attributes) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
-public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VectorStoreSearchResultsPage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var searchQuery: [Swift.String]
     /// The list of search result items.
     public var data: [VectorStoreSearchResultItem]
@@ -2377,6 +2729,16 @@ public struct VectorStoreSearchResultsPage: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.nextPage, "next_page")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.searchQuery, other.searchQuery) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.nextPage, other.nextPage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

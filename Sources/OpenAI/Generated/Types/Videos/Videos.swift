@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Parameters for creating a character from an uploaded video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoCharacterBody`.
-public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVideoCharacterBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Video file used to create a character.
     ///
     /// Raw bytes.
@@ -58,6 +58,14 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.video, other.video) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("video", self.video)
         try form.append("name", self.name)
@@ -67,7 +75,7 @@ public struct CreateVideoCharacterBody: Codable, Equatable, Sendable, SpecDeviat
 /// JSON parameters for editing an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoEditJsonBody`.
-public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateVideoEditJSONBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Reference to the completed video to edit.
     public var video: VideoReferenceInputParam
     /// Text prompt that describes how to edit the source video.
@@ -115,12 +123,20 @@ public struct CreateVideoEditJSONBody: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.prompt, "prompt")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.video, other.video) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Parameters for editing an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody`.
-public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVideoEditMultipartBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     public var video: CreateVideoEditMultipartBody.Video
     /// Text prompt that describes how to edit the source video.
     ///
@@ -168,6 +184,14 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.video, other.video) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("video", self.video)
         try form.append("prompt", self.prompt)
@@ -176,7 +200,7 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
-    public indirect enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Video: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Reference to the completed video to edit.
         case file(FileUpload)
         /// Reference to the completed video to edit.
@@ -209,13 +233,23 @@ public struct CreateVideoEditMultipartBody: Codable, Equatable, Sendable, SpecDe
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.file(let lhs), .file(let rhs)): return equal(lhs, rhs)
+            case (.videoReferenceInputParam(let lhs), .videoReferenceInputParam(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// JSON parameters for extending an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoExtendJsonBody`.
-public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateVideoExtendJSONBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Reference to the completed video to extend.
     public var video: VideoReferenceInputParam
     /// Updated text prompt that directs the extension generation.
@@ -270,12 +304,21 @@ public struct CreateVideoExtendJSONBody: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.seconds, "seconds")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.video, other.video) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Multipart parameters for extending an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody`.
-public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVideoExtendMultipartBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     public var video: CreateVideoExtendMultipartBody.Video
     /// Updated text prompt that directs the extension generation.
     ///
@@ -330,6 +373,15 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.video, other.video) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("video", self.video)
         try form.append("prompt", self.prompt)
@@ -339,7 +391,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
-    public indirect enum Video: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Video: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Reference to the completed video to extend.
         case videoReferenceInputParam(VideoReferenceInputParam)
         /// Reference to the completed video to extend.
@@ -372,13 +424,23 @@ public struct CreateVideoExtendMultipartBody: Codable, Equatable, Sendable, Spec
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.videoReferenceInputParam(let lhs), .videoReferenceInputParam(let rhs)): return equal(lhs, rhs)
+            case (.file(let lhs), .file(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// JSON parameters for creating a new video generation job.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoJsonBody`.
-public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateVideoJSONBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
@@ -447,12 +509,23 @@ public struct CreateVideoJSONBody: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.size, "size")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.inputReference, other.inputReference) else { return false }
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Multipart parameters for creating a new video generation job.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody`.
-public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVideoMultipartBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
@@ -521,6 +594,17 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.inputReference, other.inputReference) else { return false }
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("model", self.model)
         try form.append("prompt", self.prompt)
@@ -532,7 +616,7 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
-    public indirect enum InputReference: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum InputReference: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Optional reference asset upload or reference object that guides generation.
         case file(FileUpload)
         /// Optional reference asset upload or reference object that guides generation.
@@ -565,13 +649,23 @@ public struct CreateVideoMultipartBody: Codable, Equatable, Sendable, SpecDeviat
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.file(let lhs), .file(let rhs)): return equal(lhs, rhs)
+            case (.imageRefParam2(let lhs), .imageRefParam2(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Parameters for remixing an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoRemixBody`.
-public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateVideoRemixBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Updated text prompt that directs the remix generation.
     ///
     /// 1 to 32000 characters.
@@ -611,6 +705,13 @@ public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("prompt", self.prompt)
     }
@@ -619,7 +720,7 @@ public struct CreateVideoRemixBody: Codable, Equatable, Sendable, SpecDeviationR
 /// Confirmation payload returned after deleting a video.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedVideoResource`.
-public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeletedVideoResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Indicates that the video resource was deleted.
     public var deleted: Swift.Bool
     /// Identifier of the deleted video.
@@ -667,12 +768,20 @@ public struct DeletedVideoResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An error that occurred while generating the response.
 ///
 /// - Remark: Generated from `#/components/schemas/Error-2`.
-public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Error2: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A machine-readable error code that was returned.
     public var code: Swift.String
     /// A human-readable description of the error that was returned.
@@ -718,10 +827,18 @@ public struct Error2: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.message, "message")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.code, other.code) else { return false }
+        guard equal(self.message, other.message) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
-public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ImageRefParam2: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A fully qualified URL or base64-encoded data URL.
     ///
     /// At most 20971520 characters.
@@ -768,10 +885,18 @@ public struct ImageRefParam2: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.fileID, "file_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
-public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VideoCharacterResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the character creation cameo.
     public var id: Swift.String?
     /// Display name for the character.
@@ -824,6 +949,15 @@ public struct VideoCharacterResource: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.createdAt, "created_at")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -847,7 +981,7 @@ public struct VideoContentVariant: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/VideoListResource`.
-public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VideoListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [VideoResource]
     /// The ID of the first item in the list.
@@ -910,6 +1044,16 @@ public struct VideoListResource: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [VideoResource] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -948,7 +1092,7 @@ public struct VideoModel: OpenEnum {
 /// Reference to the completed video.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoReferenceInputParam`.
-public struct VideoReferenceInputParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VideoReferenceInputParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier of the completed video.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -985,12 +1129,19 @@ public struct VideoReferenceInputParam: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Structured information describing a generated video job.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoResource`.
-public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VideoResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the video job.
     public var id: Swift.String
     /// The video generation model that produced the job.
@@ -1107,6 +1258,24 @@ public struct VideoResource: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(self.remixedFromVideoID, "remixed_from_video_id")
         try writer.encode(self.error, "error")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.progress, other.progress) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.completedAt, other.completedAt) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.remixedFromVideoID, other.remixedFromVideoID) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 

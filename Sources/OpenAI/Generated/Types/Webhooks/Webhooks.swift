@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Sent when a batch API request has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchCancelled`.
-public struct WebhookBatchCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchCancelled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request was cancelled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -64,12 +64,21 @@ public struct WebhookBatchCancelled: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a batch API request has been completed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchCompleted`.
-public struct WebhookBatchCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request was completed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -126,12 +135,21 @@ public struct WebhookBatchCompleted: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a batch API request has expired.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchExpired`.
-public struct WebhookBatchExpired: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchExpired: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request expired.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -188,12 +206,21 @@ public struct WebhookBatchExpired: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a batch API request has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchFailed`.
-public struct WebhookBatchFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookBatchFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -250,12 +277,21 @@ public struct WebhookBatchFailed: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when an eval run has been canceled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunCanceled`.
-public struct WebhookEvalRunCanceled: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookEvalRunCanceled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run was canceled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -312,12 +348,21 @@ public struct WebhookEvalRunCanceled: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when an eval run has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunFailed`.
-public struct WebhookEvalRunFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookEvalRunFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -374,12 +419,21 @@ public struct WebhookEvalRunFailed: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when an eval run has succeeded.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunSucceeded`.
-public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookEvalRunSucceeded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run succeeded.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -436,6 +490,15 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An event the API delivers to a webhook endpoint (every payload of the spec's `webhooks`).
@@ -443,7 +506,7 @@ public struct WebhookEvalRunSucceeded: Codable, Equatable, Sendable, SpecDeviati
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/webhooks`.
-public indirect enum WebhookEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum WebhookEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Sent when a batch API request has been cancelled. Selected when `type` is `batch.cancelled`.
     case batchCancelled(WebhookBatchCancelled)
     /// Sent when a batch API request has been completed. Selected when `type` is `batch.completed`.
@@ -545,12 +608,36 @@ public indirect enum WebhookEvent: Codable, Equatable, Sendable, UnknownCaseRepr
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.batchCancelled(let lhs), .batchCancelled(let rhs)): return equal(lhs, rhs)
+        case (.batchCompleted(let lhs), .batchCompleted(let rhs)): return equal(lhs, rhs)
+        case (.batchExpired(let lhs), .batchExpired(let rhs)): return equal(lhs, rhs)
+        case (.batchFailed(let lhs), .batchFailed(let rhs)): return equal(lhs, rhs)
+        case (.evalRunCanceled(let lhs), .evalRunCanceled(let rhs)): return equal(lhs, rhs)
+        case (.evalRunFailed(let lhs), .evalRunFailed(let rhs)): return equal(lhs, rhs)
+        case (.evalRunSucceeded(let lhs), .evalRunSucceeded(let rhs)): return equal(lhs, rhs)
+        case (.fineTuningJobCancelled(let lhs), .fineTuningJobCancelled(let rhs)): return equal(lhs, rhs)
+        case (.fineTuningJobFailed(let lhs), .fineTuningJobFailed(let rhs)): return equal(lhs, rhs)
+        case (.fineTuningJobSucceeded(let lhs), .fineTuningJobSucceeded(let rhs)): return equal(lhs, rhs)
+        case (.liveCallIncoming(let lhs), .liveCallIncoming(let rhs)): return equal(lhs, rhs)
+        case (.realtimeCallIncoming(let lhs), .realtimeCallIncoming(let rhs)): return equal(lhs, rhs)
+        case (.responseCancelled(let lhs), .responseCancelled(let rhs)): return equal(lhs, rhs)
+        case (.responseCompleted(let lhs), .responseCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseFailed(let lhs), .responseFailed(let rhs)): return equal(lhs, rhs)
+        case (.responseIncomplete(let lhs), .responseIncomplete(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Sent when a fine-tuning job has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobCancelled`.
-public struct WebhookFineTuningJobCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookFineTuningJobCancelled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the fine-tuning job was cancelled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -607,12 +694,21 @@ public struct WebhookFineTuningJobCancelled: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a fine-tuning job has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobFailed`.
-public struct WebhookFineTuningJobFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookFineTuningJobFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the fine-tuning job failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -669,12 +765,21 @@ public struct WebhookFineTuningJobFailed: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a fine-tuning job has succeeded.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobSucceeded`.
-public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookFineTuningJobSucceeded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the fine-tuning job succeeded.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -731,6 +836,15 @@ public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when an incoming API SIP session is available for Live acceptance. The
@@ -738,7 +852,7 @@ public struct WebhookFineTuningJobSucceeded: Codable, Equatable, Sendable, SpecD
 /// successful Realtime or Live accept endpoint selects the runtime surface.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming`.
-public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookLiveCallIncoming: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the event was created.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -796,10 +910,19 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data`.
-    public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The Transceiver `rtc_...` ID of the pending SIP session. The same
         /// value appears as `call_id` in `realtime.call.incoming`.
         public var sessionID: Swift.String
@@ -847,10 +970,18 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.sessionID, other.sessionID) else { return false }
+            guard equal(self.sipHeaders, other.sipHeaders) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// A header from the SIP Invite.
         ///
         /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data/properties/sip_headers/items`.
-        public struct SIPHeader: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct SIPHeader: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Name of the SIP Header.
             public var name: Swift.String
             /// Value of the SIP Header.
@@ -896,6 +1027,14 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
                 try writer.encode(self.value, "value")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.value, other.value) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -905,7 +1044,7 @@ public struct WebhookLiveCallIncoming: Codable, Equatable, Sendable, SpecDeviati
 /// successful Realtime or Live accept endpoint selects the runtime surface.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming`.
-public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookRealtimeCallIncoming: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was completed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -963,10 +1102,19 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data`.
-    public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The Transceiver `rtc_...` ID of the pending SIP session. The same
         /// value appears as `session_id` in `live.call.incoming`.
         public var callID: Swift.String
@@ -1014,10 +1162,18 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.callID, other.callID) else { return false }
+            guard equal(self.sipHeaders, other.sipHeaders) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// A header from the SIP Invite.
         ///
         /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data/properties/sip_headers/items`.
-        public struct SIPHeader: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct SIPHeader: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// Name of the SIP Header.
             public var name: Swift.String
             /// Value of the SIP Header.
@@ -1063,6 +1219,14 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
                 try writer.encode(self.value, "value")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.value, other.value) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1070,7 +1234,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Equatable, Sendable, SpecDev
 /// Sent when a background response has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseCancelled`.
-public struct WebhookResponseCancelled: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookResponseCancelled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was cancelled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -1127,12 +1291,21 @@ public struct WebhookResponseCancelled: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a background response has been completed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseCompleted`.
-public struct WebhookResponseCompleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookResponseCompleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was completed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -1189,12 +1362,21 @@ public struct WebhookResponseCompleted: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a background response has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseFailed`.
-public struct WebhookResponseFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookResponseFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -1251,12 +1433,21 @@ public struct WebhookResponseFailed: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Sent when a background response has been interrupted.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseIncomplete`.
-public struct WebhookResponseIncomplete: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct WebhookResponseIncomplete: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was interrupted.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
@@ -1312,5 +1503,14 @@ public struct WebhookResponseIncomplete: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.id, "id")
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

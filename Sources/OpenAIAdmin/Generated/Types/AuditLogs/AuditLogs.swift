@@ -7,7 +7,7 @@ import OpenAI
 /// A log of a user action or configuration change within this organization.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLog`.
-public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AuditLog: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of this log.
     public var id: Swift.String
     /// The event type.
@@ -459,13 +459,79 @@ public struct AuditLog: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.certificatesDeactivated, "certificates.deactivated")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.effectiveAt, other.effectiveAt) else { return false }
+        guard equal(self.project, other.project) else { return false }
+        guard equal(self.actor, other.actor) else { return false }
+        guard equal(self.apiKeyCreated, other.apiKeyCreated) else { return false }
+        guard equal(self.apiKeyUpdated, other.apiKeyUpdated) else { return false }
+        guard equal(self.apiKeyDeleted, other.apiKeyDeleted) else { return false }
+        guard equal(self.checkpointPermissionCreated, other.checkpointPermissionCreated) else { return false }
+        guard equal(self.checkpointPermissionDeleted, other.checkpointPermissionDeleted) else { return false }
+        guard equal(self.externalKeyRegistered, other.externalKeyRegistered) else { return false }
+        guard equal(self.externalKeyRemoved, other.externalKeyRemoved) else { return false }
+        guard equal(self.groupCreated, other.groupCreated) else { return false }
+        guard equal(self.groupUpdated, other.groupUpdated) else { return false }
+        guard equal(self.groupDeleted, other.groupDeleted) else { return false }
+        guard equal(self.scimEnabled, other.scimEnabled) else { return false }
+        guard equal(self.scimDisabled, other.scimDisabled) else { return false }
+        guard equal(self.inviteSent, other.inviteSent) else { return false }
+        guard equal(self.inviteAccepted, other.inviteAccepted) else { return false }
+        guard equal(self.inviteDeleted, other.inviteDeleted) else { return false }
+        guard equal(self.ipAllowlistCreated, other.ipAllowlistCreated) else { return false }
+        guard equal(self.ipAllowlistUpdated, other.ipAllowlistUpdated) else { return false }
+        guard equal(self.ipAllowlistDeleted, other.ipAllowlistDeleted) else { return false }
+        guard equal(self.ipAllowlistConfigActivated, other.ipAllowlistConfigActivated) else { return false }
+        guard equal(self.ipAllowlistConfigDeactivated, other.ipAllowlistConfigDeactivated) else { return false }
+        guard equal(self.loginSucceeded, other.loginSucceeded) else { return false }
+        guard equal(self.loginFailed, other.loginFailed) else { return false }
+        guard equal(self.logoutSucceeded, other.logoutSucceeded) else { return false }
+        guard equal(self.logoutFailed, other.logoutFailed) else { return false }
+        guard equal(self.organizationUpdated, other.organizationUpdated) else { return false }
+        guard equal(self.projectCreated, other.projectCreated) else { return false }
+        guard equal(self.projectUpdated, other.projectUpdated) else { return false }
+        guard equal(self.projectArchived, other.projectArchived) else { return false }
+        guard equal(self.projectDeleted, other.projectDeleted) else { return false }
+        guard equal(self.rateLimitUpdated, other.rateLimitUpdated) else { return false }
+        guard equal(self.rateLimitDeleted, other.rateLimitDeleted) else { return false }
+        guard equal(self.roleCreated, other.roleCreated) else { return false }
+        guard equal(self.roleUpdated, other.roleUpdated) else { return false }
+        guard equal(self.roleDeleted, other.roleDeleted) else { return false }
+        guard equal(self.roleAssignmentCreated, other.roleAssignmentCreated) else { return false }
+        guard equal(self.roleAssignmentDeleted, other.roleAssignmentDeleted) else { return false }
+        guard equal(self.roleBoundToResource, other.roleBoundToResource) else { return false }
+        guard equal(self.roleUnboundFromResource, other.roleUnboundFromResource) else { return false }
+        guard equal(self.serviceAccountCreated, other.serviceAccountCreated) else { return false }
+        guard equal(self.serviceAccountUpdated, other.serviceAccountUpdated) else { return false }
+        guard equal(self.serviceAccountDeleted, other.serviceAccountDeleted) else { return false }
+        guard equal(self.workloadIdentityProviderCreated, other.workloadIdentityProviderCreated) else { return false }
+        guard equal(self.workloadIdentityProviderUpdated, other.workloadIdentityProviderUpdated) else { return false }
+        guard equal(self.workloadIdentityProviderDeleted, other.workloadIdentityProviderDeleted) else { return false }
+        guard equal(self.workloadIdentityProviderMappingCreated, other.workloadIdentityProviderMappingCreated) else { return false }
+        guard equal(self.workloadIdentityProviderMappingUpdated, other.workloadIdentityProviderMappingUpdated) else { return false }
+        guard equal(self.workloadIdentityProviderMappingDeleted, other.workloadIdentityProviderMappingDeleted) else { return false }
+        guard equal(self.userAdded, other.userAdded) else { return false }
+        guard equal(self.userUpdated, other.userUpdated) else { return false }
+        guard equal(self.userDeleted, other.userDeleted) else { return false }
+        guard equal(self.certificateCreated, other.certificateCreated) else { return false }
+        guard equal(self.certificateUpdated, other.certificateUpdated) else { return false }
+        guard equal(self.certificateDeleted, other.certificateDeleted) else { return false }
+        guard equal(self.certificatesActivated, other.certificatesActivated) else { return false }
+        guard equal(self.certificatesDeactivated, other.certificatesDeactivated) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.created`.
-    public struct APIKeyCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct APIKeyCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The tracking ID of the API key.
         public var id: Swift.String?
         /// The payload used to create the API key.
@@ -512,10 +578,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to create the API key.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -552,6 +626,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.scopes, "scopes")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.scopes, other.scopes) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -560,7 +641,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.deleted`.
-    public struct APIKeyDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct APIKeyDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The tracking ID of the API key.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -597,6 +678,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -604,7 +692,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.updated`.
-    public struct APIKeyUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct APIKeyUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The tracking ID of the API key.
         public var id: Swift.String?
         /// The payload used to update the API key.
@@ -651,10 +739,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to update the API key.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -691,6 +787,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.scopes, "scopes")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.scopes, other.scopes) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -699,7 +802,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.created`.
-    public struct CertificateCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificateCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The certificate ID.
         public var id: Swift.String?
         /// The name of the certificate.
@@ -745,6 +848,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.name, "name")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -752,7 +863,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.deleted`.
-    public struct CertificateDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificateDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The certificate ID.
         public var id: Swift.String?
         /// The name of the certificate.
@@ -805,6 +916,15 @@ extension AuditLog {
             try writer.encodeIfPresent(self.certificate, "certificate")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.certificate, other.certificate) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -812,7 +932,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.updated`.
-    public struct CertificateUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificateUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The certificate ID.
         public var id: Swift.String?
         /// The name of the certificate.
@@ -858,6 +978,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.name, "name")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -865,7 +993,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated`.
-    public struct CertificatesActivated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificatesActivated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var certificates: [AuditLog.CertificatesActivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -899,8 +1027,15 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.certificates, other.certificates) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated/properties/certificates/items`.
-        public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Certificate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The certificate ID.
             public var id: Swift.String?
             /// The name of the certificate.
@@ -946,6 +1081,14 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.name, "name")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.id, other.id) else { return false }
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -954,7 +1097,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated`.
-    public struct CertificatesDeactivated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificatesDeactivated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var certificates: [AuditLog.CertificatesDeactivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -988,8 +1131,15 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.certificates, other.certificates) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated/properties/certificates/items`.
-        public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Certificate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The certificate ID.
             public var id: Swift.String?
             /// The name of the certificate.
@@ -1035,6 +1185,14 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.name, "name")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.id, other.id) else { return false }
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1043,7 +1201,7 @@ extension AuditLog {
     /// The project and fine-tuned model checkpoint that the checkpoint permission was created for.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created`.
-    public struct CheckpointPermissionCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CheckpointPermissionCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the checkpoint permission.
         public var id: Swift.String?
         /// The payload used to create the checkpoint permission.
@@ -1090,10 +1248,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to create the checkpoint permission.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The ID of the project that the checkpoint permission was created for.
             public var projectID: Swift.String?
             /// The ID of the fine-tuned model checkpoint.
@@ -1139,6 +1305,14 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.fineTunedModelCheckpoint, "fine_tuned_model_checkpoint")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.projectID, other.projectID) else { return false }
+                guard equal(self.fineTunedModelCheckpoint, other.fineTunedModelCheckpoint) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1147,7 +1321,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.deleted`.
-    public struct CheckpointPermissionDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CheckpointPermissionDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the checkpoint permission.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1184,6 +1358,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1191,7 +1372,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.registered`.
-    public struct ExternalKeyRegistered: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ExternalKeyRegistered: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the external key configuration.
         public var id: Swift.String?
         /// The configuration for the external key.
@@ -1237,6 +1418,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1244,7 +1433,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.removed`.
-    public struct ExternalKeyRemoved: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ExternalKeyRemoved: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the external key configuration.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1281,6 +1470,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1288,7 +1484,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created`.
-    public struct GroupCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct GroupCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the group.
         public var id: Swift.String?
         /// Information about the created group.
@@ -1335,10 +1531,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Information about the created group.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The group name.
             public var groupName: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1375,6 +1579,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.groupName, "group_name")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.groupName, other.groupName) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1383,7 +1594,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.deleted`.
-    public struct GroupDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct GroupDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the group.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1420,6 +1631,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1427,7 +1645,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated`.
-    public struct GroupUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct GroupUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the group.
         public var id: Swift.String?
         /// The payload used to update the group.
@@ -1474,10 +1692,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to update the group.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The updated group name.
             public var groupName: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1514,6 +1740,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.groupName, "group_name")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.groupName, other.groupName) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1522,7 +1755,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated`.
-    public struct IPAllowlistConfigActivated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IPAllowlistConfigActivated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The configurations that were activated.
         public var configs: [AuditLog.IPAllowlistConfigActivated.Config]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1560,8 +1793,15 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.configs, other.configs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated/properties/configs/items`.
-        public struct Config: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Config: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The ID of the IP allowlist configuration.
             public var id: Swift.String?
             /// The name of the IP allowlist configuration.
@@ -1607,6 +1847,14 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.name, "name")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.id, other.id) else { return false }
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1615,7 +1863,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated`.
-    public struct IPAllowlistConfigDeactivated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IPAllowlistConfigDeactivated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The configurations that were deactivated.
         public var configs: [AuditLog.IPAllowlistConfigDeactivated.Config]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1653,8 +1901,15 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.configs, other.configs) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated/properties/configs/items`.
-        public struct Config: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct Config: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The ID of the IP allowlist configuration.
             public var id: Swift.String?
             /// The name of the IP allowlist configuration.
@@ -1700,6 +1955,14 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.name, "name")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.id, other.id) else { return false }
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1708,7 +1971,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.created`.
-    public struct IPAllowlistCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IPAllowlistCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the IP allowlist configuration.
         public var id: Swift.String?
         /// The name of the IP allowlist configuration.
@@ -1761,6 +2024,15 @@ extension AuditLog {
             try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.allowedIps, other.allowedIps) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1768,7 +2040,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.deleted`.
-    public struct IPAllowlistDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IPAllowlistDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the IP allowlist configuration.
         public var id: Swift.String?
         /// The name of the IP allowlist configuration.
@@ -1821,6 +2093,15 @@ extension AuditLog {
             try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.allowedIps, other.allowedIps) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1828,7 +2109,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.updated`.
-    public struct IPAllowlistUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct IPAllowlistUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the IP allowlist configuration.
         public var id: Swift.String?
         /// The updated set of IP addresses or CIDR ranges in the configuration.
@@ -1874,197 +2155,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.allowedIps, "allowed_ips")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
-    }
-}
 
-extension AuditLog {
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.accepted`.
-    public struct InviteAccepted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the invite.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `InviteAccepted`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the invite.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `InviteAccepted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension AuditLog {
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.deleted`.
-    public struct InviteDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the invite.
-        public var id: Swift.String?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `InviteDeleted`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the invite.
-        public init(id: Swift.String? = nil) {
-            self.id = id
-        }
-
-        /// Decodes `InviteDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-    }
-}
-
-extension AuditLog {
-    /// The details for events with this `type`.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent`.
-    public struct InviteSent: Codable, Equatable, Sendable, SpecDeviationReporting {
-        /// The ID of the invite.
-        public var id: Swift.String?
-        /// The payload used to create the invite.
-        public var data: AuditLog.InviteSent.DataValue?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-        /// The members of the JSON object that the schema does not declare, in the order received;
-        /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
-
-        /// Creates a new `InviteSent`.
-        ///
-        /// - Parameters:
-        ///   - id: The ID of the invite.
-        ///   - data: The payload used to create the invite.
-        public init(
-            id: Swift.String? = nil,
-            data: AuditLog.InviteSent.DataValue? = nil
-        ) {
-            self.id = id
-            self.data = data
-        }
-
-        /// Decodes `InviteSent` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder)
-            self.id = try reader.optional(Swift.String.self, "id")
-            self.data = try reader.optional(AuditLog.InviteSent.DataValue.self, "data")
-            self.undeclaredMembers = reader.undeclaredMembers()
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var writer = ObjectWriter(encoder, self.specDeviations)
-            try writer.encodeIfPresent(self.id, "id")
-            try writer.encodeIfPresent(self.data, "data")
-            try writer.encode(undeclared: self.undeclaredMembers)
-        }
-
-        /// The payload used to create the invite.
-        ///
-        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
-            /// The email invited to the organization.
-            public var email: Swift.String?
-            /// The role the email was invited to be. Is either `owner` or `member`.
-            public var role: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-            /// The members of the JSON object that the schema does not declare, in the order received;
-            /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
-
-            /// Creates a new `DataValue`.
-            ///
-            /// - Parameters:
-            ///   - email: The email invited to the organization.
-            ///   - role: The role the email was invited to be.
-            public init(
-                email: Swift.String? = nil,
-                role: Swift.String? = nil
-            ) {
-                self.email = email
-                self.role = role
-            }
-
-            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder)
-                self.email = try reader.optional(Swift.String.self, "email")
-                self.role = try reader.optional(Swift.String.self, "role")
-                self.undeclaredMembers = reader.undeclaredMembers()
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var writer = ObjectWriter(encoder, self.specDeviations)
-                try writer.encodeIfPresent(self.email, "email")
-                try writer.encodeIfPresent(self.role, "role")
-                try writer.encode(undeclared: self.undeclaredMembers)
-            }
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.allowedIps, other.allowedIps) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -7,7 +7,7 @@ import OpenAI
 /// Represents an individual `certificate` uploaded to the organization.
 ///
 /// - Remark: Generated from `#/components/schemas/Certificate`.
-public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Certificate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The object type.
     ///
     /// - If creating, updating, or getting a specific certificate, the object type is `certificate`.
@@ -85,6 +85,18 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.certificateDetails, other.certificateDetails) else { return false }
+        guard equal(self.active, other.active) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The object type.
     ///
     /// - If creating, updating, or getting a specific certificate, the object type is `certificate`.
@@ -112,7 +124,7 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
     }
 
     /// - Remark: Generated from `#/components/schemas/Certificate/properties/certificate_details`.
-    public struct CertificateDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificateDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
         public var validAt: Swift.Int?
         /// The Unix timestamp (in seconds) of when the certificate expires.
@@ -165,11 +177,20 @@ public struct Certificate: Codable, Equatable, Sendable, SpecDeviationReporting 
             try writer.encodeIfPresent(self.content, "content")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.validAt, other.validAt) else { return false }
+            guard equal(self.expiresAt, other.expiresAt) else { return false }
+            guard equal(self.content, other.content) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/DeleteCertificateResponse`.
-public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeleteCertificateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the certificate that was deleted.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -208,10 +229,17 @@ public struct DeleteCertificateResponse: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListCertificatesResponse`.
-public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListCertificatesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [OrganizationCertificate]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -264,6 +292,16 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [OrganizationCertificate] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -274,7 +312,7 @@ public struct ListCertificatesResponse: Codable, Equatable, Sendable, SpecDeviat
 }
 
 /// - Remark: Generated from `#/components/schemas/ListProjectCertificatesResponse`.
-public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListProjectCertificatesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [OrganizationProjectCertificate]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -327,6 +365,16 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [OrganizationProjectCertificate] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -337,7 +385,7 @@ public struct ListProjectCertificatesResponse: Codable, Equatable, Sendable, Spe
 }
 
 /// - Remark: Generated from `#/components/schemas/ModifyCertificateRequest`.
-public struct ModifyCertificateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModifyCertificateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The updated name for the certificate
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -374,12 +422,19 @@ public struct ModifyCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents an individual certificate configured at the organization level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificate`.
-public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationCertificate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the certificate.
@@ -448,8 +503,19 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.certificateDetails, other.certificateDetails) else { return false }
+        guard equal(self.active, other.active) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/OrganizationCertificate/properties/certificate_details`.
-    public struct CertificateDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificateDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
         public var validAt: Swift.Int?
         /// The Unix timestamp (in seconds) of when the certificate expires.
@@ -495,11 +561,19 @@ public struct OrganizationCertificate: Codable, Equatable, Sendable, SpecDeviati
             try writer.encodeIfPresent(self.expiresAt, "expires_at")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.validAt, other.validAt) else { return false }
+            guard equal(self.expiresAt, other.expiresAt) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateActivationResponse`.
-public struct OrganizationCertificateActivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationCertificateActivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -534,10 +608,17 @@ public struct OrganizationCertificateActivationResponse: Codable, Equatable, Sen
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateDeactivationResponse`.
-public struct OrganizationCertificateDeactivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationCertificateDeactivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -572,12 +653,19 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Equatable, S
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents an individual certificate configured at the project level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate`.
-public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationProjectCertificate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the certificate.
@@ -646,8 +734,19 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.certificateDetails, other.certificateDetails) else { return false }
+        guard equal(self.active, other.active) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate/properties/certificate_details`.
-    public struct CertificateDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CertificateDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
         public var validAt: Swift.Int?
         /// The Unix timestamp (in seconds) of when the certificate expires.
@@ -693,11 +792,19 @@ public struct OrganizationProjectCertificate: Codable, Equatable, Sendable, Spec
             try writer.encodeIfPresent(self.expiresAt, "expires_at")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.validAt, other.validAt) else { return false }
+            guard equal(self.expiresAt, other.expiresAt) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateActivationResponse`.
-public struct OrganizationProjectCertificateActivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationProjectCertificateActivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -732,10 +839,17 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Equatab
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateDeactivationResponse`.
-public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationProjectCertificateDeactivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -770,10 +884,17 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Equat
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ToggleCertificatesRequest`.
-public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToggleCertificatesRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// 1 to 10 items.
     public var certificateIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -810,10 +931,17 @@ public struct ToggleCertificatesRequest: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.certificateIDs, "certificate_ids")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.certificateIDs, other.certificateIDs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/UploadCertificateRequest`.
-public struct UploadCertificateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UploadCertificateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// An optional name for the certificate
     public var name: Swift.String?
     /// The certificate content in PEM format
@@ -858,5 +986,13 @@ public struct UploadCertificateRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.name, "name")
         try writer.encode(self.certificate, "certificate")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.certificate, other.certificate) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAI
 /// Represents the organization's data retention control setting.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationDataRetention`.
-public struct OrganizationDataRetention: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationDataRetention: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The configured organization data retention type.
     public var type: OrganizationDataRetention.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -47,6 +47,13 @@ public struct OrganizationDataRetention: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The configured organization data retention type.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -76,7 +83,7 @@ public struct OrganizationDataRetention: Codable, Equatable, Sendable, SpecDevia
 /// Represents a project's data retention control setting.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectDataRetention`.
-public struct ProjectDataRetention: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectDataRetention: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The configured project data retention type.
     public var type: ProjectDataRetention.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -116,6 +123,13 @@ public struct ProjectDataRetention: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The configured project data retention type.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -151,7 +165,7 @@ public struct ProjectDataRetention: Codable, Equatable, Sendable, SpecDeviationR
 /// Parameters for updating organization data retention controls.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateOrganizationDataRetentionBody`.
-public struct UpdateOrganizationDataRetentionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateOrganizationDataRetentionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The desired organization data retention type.
     public var retentionType: UpdateOrganizationDataRetentionBody.RetentionType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -189,6 +203,13 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Equatable, Sendable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.retentionType, other.retentionType) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The desired organization data retention type.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -218,7 +239,7 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Equatable, Sendable,
 /// Parameters for updating project data retention controls.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateProjectDataRetentionBody`.
-public struct UpdateProjectDataRetentionBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateProjectDataRetentionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The desired project data retention type.
     public var retentionType: UpdateProjectDataRetentionBody.RetentionType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -254,6 +275,13 @@ public struct UpdateProjectDataRetentionBody: Codable, Equatable, Sendable, Spec
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.retentionType, "retention_type")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.retentionType, other.retentionType) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The desired project data retention type.

@@ -7,7 +7,7 @@ import OpenAI
 /// Request payload for adding a user to a group.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateGroupUserBody`.
-public struct CreateGroupUserBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateGroupUserBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the user to add to the group.
     public var userID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -44,12 +44,19 @@ public struct CreateGroupUserBody: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.userID, "user_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Details about a user returned from an organization group membership lookup.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupMemberUser`.
-public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupMemberUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the user.
     public var id: Swift.String
     /// Display name of the user.
@@ -124,6 +131,18 @@ public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.picture, other.picture) else { return false }
+        guard equal(self.isServiceAccount, other.isServiceAccount) else { return false }
+        guard equal(self.userType, other.userType) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of user.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -147,7 +166,7 @@ public struct GroupMemberUser: Codable, Equatable, Sendable, SpecDeviationReport
 /// Represents an individual user returned when inspecting group membership.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupUser`.
-public struct GroupUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the user.
@@ -200,12 +219,21 @@ public struct GroupUser: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.email, "email")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after adding a user to a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupUserAssignment`.
-public struct GroupUserAssignment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupUserAssignment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the user that was added.
     public var userID: Swift.String
     /// Identifier of the group the user was added to.
@@ -253,12 +281,20 @@ public struct GroupUserAssignment: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.groupID, "group_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.groupID, other.groupID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after removing a user from a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupUserDeletedResource`.
-public struct GroupUserDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupUserDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the group membership was removed.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -297,12 +333,19 @@ public struct GroupUserDeletedResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Paginated list of user objects returned when inspecting group membership.
 ///
 /// - Remark: Generated from `#/components/schemas/UserListResource`.
-public struct UserListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct UserListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Users in the current page.
     public var data: [GroupUser]
     /// Whether more users are available when paginating.
@@ -356,6 +399,15 @@ public struct UserListResource: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.next, "next")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.next, other.next) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

@@ -7,7 +7,7 @@ import OpenAI
 /// Request payload for creating a new group in the organization.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateGroupBody`.
-public struct CreateGroupBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateGroupBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Human readable name for the group.
     ///
     /// 1 to 255 characters.
@@ -46,12 +46,19 @@ public struct CreateGroupBody: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after deleting a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupDeletedResource`.
-public struct GroupDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the deleted group.
     public var id: Swift.String
     /// Whether the group was deleted.
@@ -99,12 +106,20 @@ public struct GroupDeletedResource: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Paginated list of organization groups.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupListResource`.
-public struct GroupListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct GroupListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Groups returned in the current page.
     public var data: [GroupResponse]
     /// Whether additional groups are available when paginating.
@@ -160,6 +175,15 @@ public struct GroupListResource: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.next, other.next) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [GroupResponse] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -172,7 +196,7 @@ public struct GroupListResource: Codable, Equatable, Sendable, SpecDeviationRepo
 /// Response returned after updating a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupResourceWithSuccess`.
-public struct GroupResourceWithSuccess: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupResourceWithSuccess: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the group.
     public var id: Swift.String
     /// Updated display name for the group.
@@ -232,12 +256,22 @@ public struct GroupResourceWithSuccess: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.isScimManaged, "is_scim_managed")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.isScimManaged, other.isScimManaged) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Details about an organization group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupResponse`.
-public struct GroupResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the group.
     public var id: Swift.String
     /// Display name of the group.
@@ -305,6 +339,17 @@ public struct GroupResponse: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.isScimManaged, other.isScimManaged) else { return false }
+        guard equal(self.groupType, other.groupType) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of the group.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -328,7 +373,7 @@ public struct GroupResponse: Codable, Equatable, Sendable, SpecDeviationReportin
 /// Request payload for updating the details of an existing group.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateGroupBody`.
-public struct UpdateGroupBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateGroupBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// New display name for the group.
     ///
     /// 1 to 255 characters.
@@ -366,5 +411,12 @@ public struct UpdateGroupBody: Codable, Equatable, Sendable, SpecDeviationReport
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

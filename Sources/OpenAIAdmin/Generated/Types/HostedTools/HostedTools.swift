@@ -7,7 +7,7 @@ import OpenAI
 /// Permission state for a single hosted tool on a project.
 ///
 /// - Remark: Generated from `#/components/schemas/HostedToolPermission`.
-public struct HostedToolPermission: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HostedToolPermission: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the hosted tool is enabled for the project.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -44,10 +44,17 @@ public struct HostedToolPermission: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.enabled, "enabled")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/HostedToolPermissionUpdate`.
-public struct HostedToolPermissionUpdate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HostedToolPermissionUpdate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether to enable the hosted tool for the project.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -84,12 +91,19 @@ public struct HostedToolPermissionUpdate: Codable, Equatable, Sendable, SpecDevi
         try writer.encode(self.enabled, "enabled")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.enabled, other.enabled) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents hosted tool permissions for a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissions`.
-public struct ProjectHostedToolPermissions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectHostedToolPermissions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Permission state for a single hosted tool on a project.
     public var fileSearch: HostedToolPermission
     /// Permission state for a single hosted tool on a project.
@@ -156,10 +170,21 @@ public struct ProjectHostedToolPermissions: Codable, Equatable, Sendable, SpecDe
         try writer.encode(self.codeInterpreter, "code_interpreter")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileSearch, other.fileSearch) else { return false }
+        guard equal(self.webSearch, other.webSearch) else { return false }
+        guard equal(self.imageGeneration, other.imageGeneration) else { return false }
+        guard equal(self.mcp, other.mcp) else { return false }
+        guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissionsUpdateRequest`.
-public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectHostedToolPermissionsUpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The file search permission update.
     public var fileSearch: HostedToolPermissionUpdate?
     /// The web search permission update.
@@ -225,5 +250,16 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Equatable, Sen
         try writer.encodeIfPresent(self.mcp, "mcp")
         try writer.encodeIfPresent(self.codeInterpreter, "code_interpreter")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileSearch, other.fileSearch) else { return false }
+        guard equal(self.webSearch, other.webSearch) else { return false }
+        guard equal(self.imageGeneration, other.imageGeneration) else { return false }
+        guard equal(self.mcp, other.mcp) else { return false }
+        guard equal(self.codeInterpreter, other.codeInterpreter) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

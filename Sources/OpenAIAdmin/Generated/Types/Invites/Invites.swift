@@ -7,7 +7,7 @@ import OpenAI
 /// Represents an individual `invite` to the organization.
 ///
 /// - Remark: Generated from `#/components/schemas/Invite`.
-public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Invite: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The email address of the individual to whom the invite was sent
@@ -98,6 +98,20 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.acceptedAt, other.acceptedAt) else { return false }
+        guard equal(self.projects, other.projects) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// `owner` or `reader`
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -140,7 +154,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
     }
 
     /// - Remark: Generated from `#/components/schemas/Invite/properties/projects/items`.
-    public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Project: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Project's public ID
         public var id: Swift.String
         /// Project membership role
@@ -187,6 +201,14 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.role, other.role) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// Project membership role
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -209,7 +231,7 @@ public struct Invite: Codable, Equatable, Sendable, SpecDeviationReporting {
 }
 
 /// - Remark: Generated from `#/components/schemas/InviteDeleteResponse`.
-public struct InviteDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InviteDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -251,10 +273,18 @@ public struct InviteDeleteResponse: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/InviteListResponse`.
-public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct InviteListResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Invite]
     /// The first `invite_id` in the retrieved `list`
     public var firstID: Swift.String?
@@ -316,6 +346,16 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [Invite] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -326,7 +366,7 @@ public struct InviteListResponse: Codable, Equatable, Sendable, SpecDeviationRep
 }
 
 /// - Remark: Generated from `#/components/schemas/InviteRequest`.
-public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InviteRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Send an email to this address
     public var email: Swift.String
     /// `owner` or `reader`
@@ -380,6 +420,15 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.projects, other.projects) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// `owner` or `reader`
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -400,7 +449,7 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/projects/items`.
-    public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Project: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Project's public ID
         public var id: Swift.String
         /// Project membership role
@@ -445,6 +494,14 @@ public struct InviteRequest: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encode(self.id, "id")
             try writer.encode(self.role, "role")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.role, other.role) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
 
         /// Project membership role

@@ -5,7 +5,7 @@ import Foundation
 import OpenAI
 
 /// - Remark: Generated from `#/components/schemas/ApiKeyList`.
-public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct APIKeyList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [AdminAPIKey]
     public var hasMore: Swift.Bool
     public var firstID: Swift.String?
@@ -58,6 +58,16 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [AdminAPIKey] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -70,7 +80,7 @@ public struct APIKeyList: Codable, Equatable, Sendable, SpecDeviationReporting, 
 /// Represents an individual Admin API key in an org.
 ///
 /// - Remark: Generated from `#/components/schemas/AdminApiKey`.
-public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AdminAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the API key
@@ -153,8 +163,21 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.redactedValue, other.redactedValue) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.lastUsedAt, other.lastUsedAt) else { return false }
+        guard equal(self.owner, other.owner) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
-    public struct Owner: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Owner: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Always `user`
         public var type: Swift.String?
         /// The object type, which is always organization.user
@@ -228,11 +251,23 @@ public struct AdminAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting 
             try writer.encodeIfPresent(self.role, "role")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.object, other.object) else { return false }
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.createdAt, other.createdAt) else { return false }
+            guard equal(self.role, other.role) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/AdminApiKeyCreateResponse`.
-public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AdminAPIKeyCreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the API key
@@ -322,8 +357,22 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.redactedValue, other.redactedValue) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.expiresAt, other.expiresAt) else { return false }
+        guard equal(self.lastUsedAt, other.lastUsedAt) else { return false }
+        guard equal(self.owner, other.owner) else { return false }
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
-    public struct Owner: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Owner: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// Always `user`
         public var type: Swift.String?
         /// The object type, which is always organization.user
@@ -397,13 +446,25 @@ public struct AdminAPIKeyCreateResponse: Codable, Equatable, Sendable, SpecDevia
             try writer.encodeIfPresent(self.role, "role")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.object, other.object) else { return false }
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.createdAt, other.createdAt) else { return false }
+            guard equal(self.role, other.role) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The service account API key create request payload.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateProjectServiceAccountApiKeyBody`.
-public struct CreateProjectServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateProjectServiceAccountAPIKeyBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// API key name.
     public var name: Swift.String?
     /// API key scopes.
@@ -449,12 +510,20 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Equatable, Sendabl
         try writer.encodeIfPresent(self.scopes, "scopes")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.scopes, other.scopes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after deleting an organization hard spend limit.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendLimitDeletedResource`.
-public struct OrganizationSpendLimitDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationSpendLimitDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -493,12 +562,19 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Equatable, Sendabl
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents a hard spend limit configured at the organization level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendLimitResource`.
-public struct OrganizationSpendLimitResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationSpendLimitResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
     /// The currency for the threshold amount. Currently, only `USD` is supported.
@@ -560,12 +636,22 @@ public struct OrganizationSpendLimitResource: Codable, Equatable, Sendable, Spec
         try writer.encode(self.enforcement, "enforcement")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.thresholdAmount, other.thresholdAmount) else { return false }
+        guard equal(self.currency, other.currency) else { return false }
+        guard equal(self.interval, other.interval) else { return false }
+        guard equal(self.enforcement, other.enforcement) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after deleting a project hard spend limit.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendLimitDeletedResource`.
-public struct ProjectSpendLimitDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectSpendLimitDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -604,12 +690,19 @@ public struct ProjectSpendLimitDeletedResource: Codable, Equatable, Sendable, Sp
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents a hard spend limit configured at the project level.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendLimitResource`.
-public struct ProjectSpendLimitResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectSpendLimitResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
     /// The currency for the threshold amount. Currently, only `USD` is supported.
@@ -671,10 +764,20 @@ public struct ProjectSpendLimitResource: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.enforcement, "enforcement")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.thresholdAmount, other.thresholdAmount) else { return false }
+        guard equal(self.currency, other.currency) else { return false }
+        guard equal(self.interval, other.interval) else { return false }
+        guard equal(self.enforcement, other.enforcement) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ServiceAccountApiKeyBody`.
-public struct ServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ServiceAccountAPIKeyBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The unredacted API key value.
     public var value: Swift.String
     /// The name of the API key.
@@ -736,6 +839,16 @@ public struct ServiceAccountAPIKeyBody: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -755,7 +868,7 @@ public struct SpendLimitCurrency: OpenEnum {
 /// The current enforcement state of a hard spend limit.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitEnforcement`.
-public struct SpendLimitEnforcement: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SpendLimitEnforcement: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the hard spend limit is currently enforcing.
     public var status: SpendLimitEnforcementStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -791,6 +904,13 @@ public struct SpendLimitEnforcement: Codable, Equatable, Sendable, SpecDeviation
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.status, "status")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -828,7 +948,7 @@ public struct SpendLimitInterval: OpenEnum {
 /// Parameters for the hard spend limit you want to create or replace.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateOrganizationSpendLimitBody`.
-public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateOrganizationSpendLimitBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     ///
     /// At least 1.
@@ -871,12 +991,19 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Equatable, Sendable, Sp
         try writer.encode(self.thresholdAmount, "threshold_amount")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.thresholdAmount, other.thresholdAmount) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Parameters for the hard spend limit you want to create or replace.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateProjectSpendLimitBody`.
-public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateProjectSpendLimitBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     ///
     /// At least 1.
@@ -918,5 +1045,12 @@ public struct UpdateProjectSpendLimitBody: Codable, Equatable, Sendable, SpecDev
         try writer.encode("month", "interval")
         try writer.encode(self.thresholdAmount, "threshold_amount")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.thresholdAmount, other.thresholdAmount) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAI
 /// Request payload for granting a group access to a project.
 ///
 /// - Remark: Generated from `#/components/schemas/InviteProjectGroupBody`.
-public struct InviteProjectGroupBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InviteProjectGroupBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the group to add to the project.
     public var groupID: Swift.String
     /// Identifier of the project role to grant to the group.
@@ -53,12 +53,20 @@ public struct InviteProjectGroupBody: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.groupID, other.groupID) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Details about a group's membership in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectGroup`.
-public struct ProjectGroup: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectGroup: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the project.
     public var projectID: Swift.String
     /// Identifier of the group that has access to the project.
@@ -128,6 +136,17 @@ public struct ProjectGroup: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.groupID, other.groupID) else { return false }
+        guard equal(self.groupName, other.groupName) else { return false }
+        guard equal(self.groupType, other.groupType) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of the group.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -151,7 +170,7 @@ public struct ProjectGroup: Codable, Equatable, Sendable, SpecDeviationReporting
 /// Confirmation payload returned after removing a group from a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectGroupDeletedResource`.
-public struct ProjectGroupDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectGroupDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the group membership in the project was removed.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -190,12 +209,19 @@ public struct ProjectGroupDeletedResource: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Paginated list of groups that have access to a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectGroupListResource`.
-public struct ProjectGroupListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ProjectGroupListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Project group memberships returned in the current page.
     public var data: [ProjectGroup]
     /// Whether additional project group memberships are available.
@@ -249,6 +275,15 @@ public struct ProjectGroupListResource: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(self.next, "next")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.next, other.next) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

@@ -7,7 +7,7 @@ import OpenAI
 /// Represents an individual project.
 ///
 /// - Remark: Generated from `#/components/schemas/Project`.
-public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Project: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the project. This appears in reporting.
@@ -90,12 +90,25 @@ public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.residency, "residency")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.archivedAt, other.archivedAt) else { return false }
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.externalKeyID, other.externalKeyID) else { return false }
+        guard equal(self.residency, other.residency) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents an individual API key in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKey`.
-public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The redacted value of the API key
     public var redactedValue: Swift.String
     /// The name of the API key
@@ -178,6 +191,19 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.redactedValue, other.redactedValue) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.lastUsedAt, other.lastUsedAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.ownerProjectAccess, other.ownerProjectAccess) else { return false }
+        guard equal(self.owner, other.owner) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Whether the API key's owner currently has effective access to the project.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -198,7 +224,7 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
     }
 
     /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner`.
-    public struct Owner: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Owner: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// `user` or `service_account`
         public var type: ProjectAPIKey.Owner.TypeValue?
         /// The user that owns a project API key.
@@ -252,6 +278,15 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.type, other.type) else { return false }
+            guard equal(self.user, other.user) else { return false }
+            guard equal(self.serviceAccount, other.serviceAccount) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// `user` or `service_account`
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -274,7 +309,7 @@ public struct ProjectAPIKey: Codable, Equatable, Sendable, SpecDeviationReportin
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyDeleteResponse`.
-public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectAPIKeyDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -316,10 +351,18 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyListResponse`.
-public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ProjectAPIKeyListResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [ProjectAPIKey]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -372,6 +415,16 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ProjectAPIKey] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -384,7 +437,7 @@ public struct ProjectAPIKeyListResponse: Codable, Equatable, Sendable, SpecDevia
 /// The service account that owns a project API key.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyOwnerServiceAccount`.
-public struct ProjectAPIKeyOwnerServiceAccount: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectAPIKeyOwnerServiceAccount: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the service account.
@@ -444,12 +497,22 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Equatable, Sendable, Sp
         try writer.encode(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The user that owns a project API key.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyOwnerUser`.
-public struct ProjectAPIKeyOwnerUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectAPIKeyOwnerUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The email address of the user.
@@ -516,10 +579,21 @@ public struct ProjectAPIKeyOwnerUser: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectCreateRequest`.
-public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The friendly name of the project, this name appears in reports.
     public var name: Swift.String
     /// Create the project with the specified residency configuration. Your organization must have access to the requested residency configuration in order to use it. See [data residency controls](https://platform.openai.com/docs/guides/your-data#data-residency-controls) to review the functionality and limitations of setting this field.
@@ -572,10 +646,19 @@ public struct ProjectCreateRequest: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.residency, other.residency) else { return false }
+        guard equal(self.externalKeyID, other.externalKeyID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectListResponse`.
-public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ProjectListResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Project]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -628,6 +711,16 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [Project] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -640,7 +733,7 @@ public struct ProjectListResponse: Codable, Equatable, Sendable, SpecDeviationRe
 /// Represents the model allowlist or denylist policy for a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissions`.
-public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectModelPermissions: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the project uses an allowlist or a denylist.
     public var mode: ProjectModelPermissions.Mode
     /// The model IDs included in the model permissions policy.
@@ -689,6 +782,14 @@ public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.mode, other.mode) else { return false }
+        guard equal(self.modelIDs, other.modelIDs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Whether the project uses an allowlist or a denylist.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -712,7 +813,7 @@ public struct ProjectModelPermissions: Codable, Equatable, Sendable, SpecDeviati
 /// Confirmation payload returned after deleting project model permissions.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsDeleteResponse`.
-public struct ProjectModelPermissionsDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectModelPermissionsDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Whether the project model permissions were deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -751,10 +852,17 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Equatable, Sendabl
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsUpdateRequest`.
-public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectModelPermissionsUpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The model permissions mode to apply.
     public var mode: ProjectModelPermissionsUpdateRequest.Mode
     /// The model IDs included in this permissions policy.
@@ -801,6 +909,14 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.mode, other.mode) else { return false }
+        guard equal(self.modelIDs, other.modelIDs) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The model permissions mode to apply.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -824,7 +940,7 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Equatable, Sendable
 /// Represents a project rate limit config.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimit`.
-public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectRateLimit: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The model this rate limit applies to.
@@ -914,10 +1030,24 @@ public struct ProjectRateLimit: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.maxRequestsPer1Minute, other.maxRequestsPer1Minute) else { return false }
+        guard equal(self.maxTokensPer1Minute, other.maxTokensPer1Minute) else { return false }
+        guard equal(self.maxImagesPer1Minute, other.maxImagesPer1Minute) else { return false }
+        guard equal(self.maxAudioMegabytesPer1Minute, other.maxAudioMegabytesPer1Minute) else { return false }
+        guard equal(self.maxRequestsPer1Day, other.maxRequestsPer1Day) else { return false }
+        guard equal(self.batch1DayMaxInputTokens, other.batch1DayMaxInputTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitListResponse`.
-public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ProjectRateLimitListResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [ProjectRateLimit]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -970,6 +1100,16 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ProjectRateLimit] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -980,7 +1120,7 @@ public struct ProjectRateLimitListResponse: Codable, Equatable, Sendable, SpecDe
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitUpdateRequest`.
-public struct ProjectRateLimitUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectRateLimitUpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The maximum requests per minute.
     public var maxRequestsPer1Minute: Swift.Int?
     /// The maximum tokens per minute.
@@ -1054,12 +1194,24 @@ public struct ProjectRateLimitUpdateRequest: Codable, Equatable, Sendable, SpecD
         try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.maxRequestsPer1Minute, other.maxRequestsPer1Minute) else { return false }
+        guard equal(self.maxTokensPer1Minute, other.maxTokensPer1Minute) else { return false }
+        guard equal(self.maxImagesPer1Minute, other.maxImagesPer1Minute) else { return false }
+        guard equal(self.maxAudioMegabytesPer1Minute, other.maxAudioMegabytesPer1Minute) else { return false }
+        guard equal(self.maxRequestsPer1Day, other.maxRequestsPer1Day) else { return false }
+        guard equal(self.batch1DayMaxInputTokens, other.batch1DayMaxInputTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents an individual service account in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccount`.
-public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectServiceAccount: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the service account
@@ -1122,6 +1274,16 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// `owner`, `member`, or `none`
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1146,7 +1308,7 @@ public struct ProjectServiceAccount: Codable, Equatable, Sendable, SpecDeviation
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountApiKey`.
-public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectServiceAccountAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String
     public var name: Swift.String
     /// Unix time, in seconds.
@@ -1205,10 +1367,20 @@ public struct ProjectServiceAccountAPIKey: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateRequest`.
-public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectServiceAccountCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The name of the service account being created.
     public var name: Swift.String
     /// Create the service account without default roles or an API key.
@@ -1254,10 +1426,18 @@ public struct ProjectServiceAccountCreateRequest: Codable, Equatable, Sendable, 
         try writer.encodeIfPresent(self.createServiceAccountOnly, "create_service_account_only")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createServiceAccountOnly, other.createServiceAccountOnly) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse`.
-public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CustomReflectable {
+public struct ProjectServiceAccountCreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CustomReflectable {
     public var id: Swift.String
     public var name: Swift.String
     /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
@@ -1324,6 +1504,17 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.apiKey, other.apiKey) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A mirror with `api_key` redacted (a credential), so `print` and `dump` show no secret.
     public var customMirror: Mirror {
         Mirror(
@@ -1360,7 +1551,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Equatable, Sendable,
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountDeleteResponse`.
-public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectServiceAccountDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1402,10 +1593,18 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Equatable, Sendable,
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountListResponse`.
-public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ProjectServiceAccountListResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [ProjectServiceAccount]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -1458,6 +1657,16 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ProjectServiceAccount] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1468,7 +1677,7 @@ public struct ProjectServiceAccountListResponse: Codable, Equatable, Sendable, S
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUpdateRequest`.
-public struct ProjectUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectUpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The updated name of the project, this name appears in reports.
     public var name: Swift.String?
     /// External key ID to associate with the project.
@@ -1514,12 +1723,20 @@ public struct ProjectUpdateRequest: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.externalKeyID, "external_key_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.externalKeyID, other.externalKeyID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents an individual user in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectUser`.
-public struct ProjectUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the user
@@ -1588,10 +1805,21 @@ public struct ProjectUser: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.addedAt, "added_at")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.addedAt, other.addedAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUserCreateRequest`.
-public struct ProjectUserCreateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectUserCreateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The ID of the user.
     public var userID: Swift.String?
     /// Email of the user to add.
@@ -1644,10 +1872,19 @@ public struct ProjectUserCreateRequest: Codable, Equatable, Sendable, SpecDeviat
         try writer.encode(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUserDeleteResponse`.
-public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectUserDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1689,10 +1926,18 @@ public struct ProjectUserDeleteResponse: Codable, Equatable, Sendable, SpecDevia
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUserListResponse`.
-public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ProjectUserListResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var object: Swift.String
     public var data: [ProjectUser]
     public var firstID: Swift.String?
@@ -1748,6 +1993,17 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ProjectUser] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -1758,7 +2014,7 @@ public struct ProjectUserListResponse: Codable, Equatable, Sendable, SpecDeviati
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUserUpdateRequest`.
-public struct ProjectUserUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectUserUpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// `owner` or `member`
     public var role: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1794,6 +2050,13 @@ public struct ProjectUserUpdateRequest: Codable, Equatable, Sendable, SpecDeviat
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -1847,7 +2110,7 @@ public struct PublicProjectResidency: OpenEnum {
 /// Parameters for updating a project service account.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateProjectServiceAccountBody`.
-public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UpdateProjectServiceAccountBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The updated service account name.
     public var name: Swift.String?
     /// The updated service account role.
@@ -1892,6 +2155,14 @@ public struct UpdateProjectServiceAccountBody: Codable, Equatable, Sendable, Spe
         try writer.encodeIfPresent(self.name, "name")
         try writer.encodeIfPresent(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The updated service account role.

@@ -7,7 +7,7 @@ import OpenAI
 /// Request payload for creating a custom role.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicCreateOrganizationRoleBody`.
-public struct PublicCreateOrganizationRoleBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct PublicCreateOrganizationRoleBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Unique name for the role.
     public var roleName: Swift.String
     /// Permissions to grant to the role.
@@ -60,12 +60,21 @@ public struct PublicCreateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
         try writer.encodeIfPresent(self.description, "description")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.roleName, other.roleName) else { return false }
+        guard equal(self.permissions, other.permissions) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Paginated list of roles available on an organization or project.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicRoleListResource`.
-public struct PublicRoleListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct PublicRoleListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Roles returned in the current page.
     public var data: [Role]
     /// Whether more roles are available when paginating.
@@ -121,6 +130,15 @@ public struct PublicRoleListResource: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.next, other.next) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [Role] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -133,7 +151,7 @@ public struct PublicRoleListResource: Codable, Equatable, Sendable, SpecDeviatio
 /// Request payload for updating an existing role.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicUpdateOrganizationRoleBody`.
-public struct PublicUpdateOrganizationRoleBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct PublicUpdateOrganizationRoleBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Updated set of permissions for the role.
     public var permissions: [Swift.String]?
     /// New description for the role.
@@ -186,12 +204,21 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Equatable, Sendable, Sp
         try writer.encodeIfPresent(self.roleName, "role_name")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.permissions, other.permissions) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.roleName, other.roleName) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Details about a role that can be assigned through the public Roles API.
 ///
 /// - Remark: Generated from `#/components/schemas/Role`.
-public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Role: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the role.
     public var id: Swift.String
     /// Unique name for the role.
@@ -267,12 +294,24 @@ public struct Role: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.predefinedRole, "predefined_role")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.permissions, other.permissions) else { return false }
+        guard equal(self.resourceType, other.resourceType) else { return false }
+        guard equal(self.predefinedRole, other.predefinedRole) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after deleting a role.
 ///
 /// - Remark: Generated from `#/components/schemas/RoleDeletedResource`.
-public struct RoleDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RoleDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the deleted role.
     public var id: Swift.String
     /// Whether the role was deleted.
@@ -319,5 +358,13 @@ public struct RoleDeletedResource: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.id, "id")
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

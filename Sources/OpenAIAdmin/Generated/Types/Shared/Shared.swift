@@ -7,7 +7,7 @@ import OpenAI
 /// Detailed information about a role assignment entry returned when listing assignments.
 ///
 /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails`.
-public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AssignedRoleDetails: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the role.
     public var id: Swift.String
     /// Name of the role.
@@ -128,8 +128,26 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.permissions, other.permissions) else { return false }
+        guard equal(self.resourceType, other.resourceType) else { return false }
+        guard equal(self.predefinedRole, other.predefinedRole) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.updatedAt, other.updatedAt) else { return false }
+        guard equal(self.createdBy, other.createdBy) else { return false }
+        guard equal(self.createdByUserObj, other.createdByUserObj) else { return false }
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.assignmentSources, other.assignmentSources) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
-    public struct AssignmentSource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct AssignmentSource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var principalID: Swift.String
         public var principalType: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -169,13 +187,21 @@ public struct AssignedRoleDetails: Codable, Equatable, Sendable, SpecDeviationRe
             try writer.encode(self.principalType, "principal_type")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.principalID, other.principalID) else { return false }
+            guard equal(self.principalType, other.principalType) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// Confirmation payload returned after unassigning a role.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedRoleAssignmentResource`.
-public struct DeletedRoleAssignmentResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DeletedRoleAssignmentResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the deleted assignment, such as `group.role.deleted` or `user.role.deleted`.
     public var object: Swift.String
     /// Whether the assignment was removed.
@@ -221,12 +247,20 @@ public struct DeletedRoleAssignmentResource: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.object, other.object) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Summary information about a group returned in role assignment responses.
 ///
 /// - Remark: Generated from `#/components/schemas/Group`.
-public struct Group: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Group: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier for the group.
     public var id: Swift.String
     /// Display name of the group.
@@ -288,12 +322,22 @@ public struct Group: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.scimManaged, "scim_managed")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.scimManaged, other.scimManaged) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Role assignment linking a group to a role.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupRoleAssignment`.
-public struct GroupRoleAssignment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct GroupRoleAssignment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Summary information about a group returned in role assignment responses.
     public var group: Group
     /// Details about a role that can be assigned through the public Roles API.
@@ -341,12 +385,20 @@ public struct GroupRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.group, other.group) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Request payload for assigning a role to a group or user.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicAssignOrganizationGroupRoleBody`.
-public struct PublicAssignOrganizationGroupRoleBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct PublicAssignOrganizationGroupRoleBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Identifier of the role to assign.
     public var roleID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -383,12 +435,19 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Equatable, Sendabl
         try writer.encode(self.roleID, "role_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.roleID, other.roleID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Paginated list of roles assigned to a principal.
 ///
 /// - Remark: Generated from `#/components/schemas/RoleListResource`.
-public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct RoleListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Role assignments returned in the current page.
     public var data: [AssignedRoleDetails]
     /// Whether additional assignments are available when paginating.
@@ -444,6 +503,15 @@ public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.next, other.next) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [AssignedRoleDetails] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -456,7 +524,7 @@ public struct RoleListResource: Codable, Equatable, Sendable, SpecDeviationRepor
 /// Role assignment linking a user to a role.
 ///
 /// - Remark: Generated from `#/components/schemas/UserRoleAssignment`.
-public struct UserRoleAssignment: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UserRoleAssignment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Represents an individual `user` within an organization.
     public var user: User
     /// Details about a role that can be assigned through the public Roles API.
@@ -503,5 +571,13 @@ public struct UserRoleAssignment: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.user, "user")
         try writer.encode(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAI
 /// Parameters for creating or updating a spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpendAlertBody`.
-public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateSpendAlertBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The alert threshold amount, in cents.
     ///
     /// At least 0.
@@ -59,12 +59,20 @@ public struct CreateSpendAlertBody: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encode(self.notificationChannel, "notification_channel")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.thresholdAmount, other.thresholdAmount) else { return false }
+        guard equal(self.notificationChannel, other.notificationChannel) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Represents a spend alert configured at the organization level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendAlert`.
-public struct OrganizationSpendAlert: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationSpendAlert: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The alert threshold amount, in cents.
@@ -123,12 +131,21 @@ public struct OrganizationSpendAlert: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(self.notificationChannel, "notification_channel")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.thresholdAmount, other.thresholdAmount) else { return false }
+        guard equal(self.notificationChannel, other.notificationChannel) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after deleting an organization spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendAlertDeletedResource`.
-public struct OrganizationSpendAlertDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OrganizationSpendAlertDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The deleted spend alert ID.
     public var id: Swift.String
     /// Whether the spend alert was deleted.
@@ -176,12 +193,20 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Equatable, Sendabl
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Paginated list of organization spend alerts.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendAlertListResource`.
-public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct OrganizationSpendAlertListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Spend alerts returned in the current page.
     public var data: [OrganizationSpendAlert]
     /// The ID of the first spend alert in this page.
@@ -244,6 +269,16 @@ public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [OrganizationSpendAlert] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -256,7 +291,7 @@ public struct OrganizationSpendAlertListResource: Codable, Equatable, Sendable, 
 /// Represents a spend alert configured at the project level.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendAlert`.
-public struct ProjectSpendAlert: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectSpendAlert: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The alert threshold amount, in cents.
@@ -315,12 +350,21 @@ public struct ProjectSpendAlert: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.notificationChannel, "notification_channel")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.thresholdAmount, other.thresholdAmount) else { return false }
+        guard equal(self.notificationChannel, other.notificationChannel) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Confirmation payload returned after deleting a project spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendAlertDeletedResource`.
-public struct ProjectSpendAlertDeletedResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProjectSpendAlertDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The deleted spend alert ID.
     public var id: Swift.String
     /// Whether the spend alert was deleted.
@@ -368,12 +412,20 @@ public struct ProjectSpendAlertDeletedResource: Codable, Equatable, Sendable, Sp
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Paginated list of project spend alerts.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendAlertListResource`.
-public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ProjectSpendAlertListResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     /// Spend alerts returned in the current page.
     public var data: [ProjectSpendAlert]
     /// The ID of the first spend alert in this page.
@@ -436,6 +488,16 @@ public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecD
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [ProjectSpendAlert] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -448,7 +510,7 @@ public struct ProjectSpendAlertListResource: Codable, Equatable, Sendable, SpecD
 /// Email notification settings for a spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendAlertNotificationChannel`.
-public struct SpendAlertNotificationChannel: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SpendAlertNotificationChannel: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Email addresses that receive the spend alert notification.
     public var recipients: [Swift.String]
     /// Optional subject prefix for alert emails.
@@ -495,5 +557,13 @@ public struct SpendAlertNotificationChannel: Codable, Equatable, Sendable, SpecD
         try writer.encode(self.recipients, "recipients")
         try writer.encodeIfPresent(self.subjectPrefix, "subject_prefix")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.recipients, other.recipients) else { return false }
+        guard equal(self.subjectPrefix, other.subjectPrefix) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

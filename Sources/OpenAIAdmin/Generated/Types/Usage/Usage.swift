@@ -7,7 +7,7 @@ import OpenAI
 /// The aggregated costs details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/CostsResult`.
-public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CostsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The monetary value in its associated currency.
     public var amount: CostsResult.Amount?
     /// When `group_by=line_item`, this field provides the line item of the grouped costs result.
@@ -84,10 +84,22 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.amount, other.amount) else { return false }
+        guard equal(self.lineItem, other.lineItem) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.quantity, other.quantity) else { return false }
+        guard equal(self.quantityUnit, other.quantityUnit) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The monetary value in its associated currency.
     ///
     /// - Remark: Generated from `#/components/schemas/CostsResult/properties/amount`.
-    public struct Amount: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Amount: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The numeric value of the cost.
         public var value: Swift.Double?
         /// Lowercase ISO-4217 currency e.g. "usd"
@@ -133,6 +145,14 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
             try writer.encodeIfPresent(self.currency, "currency")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.value, other.value) else { return false }
+            guard equal(self.currency, other.currency) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// The unit of the `quantity` value. If no single supported unit applies to the result, this field is `null`.
@@ -176,7 +196,7 @@ public struct CostsResult: Codable, Equatable, Sendable, SpecDeviationReporting 
 /// The aggregated audio speeches usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageAudioSpeechesResult`.
-public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageAudioSpeechesResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of characters processed.
     public var characters: Swift.Int
     /// The count of requests made to the model.
@@ -252,12 +272,24 @@ public struct UsageAudioSpeechesResult: Codable, Equatable, Sendable, SpecDeviat
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.characters, other.characters) else { return false }
+        guard equal(self.numModelRequests, other.numModelRequests) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated audio transcriptions usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageAudioTranscriptionsResult`.
-public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageAudioTranscriptionsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of seconds processed.
     public var seconds: Swift.Int
     /// The count of requests made to the model.
@@ -333,12 +365,24 @@ public struct UsageAudioTranscriptionsResult: Codable, Equatable, Sendable, Spec
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.seconds, other.seconds) else { return false }
+        guard equal(self.numModelRequests, other.numModelRequests) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated code interpreter sessions usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageCodeInterpreterSessionsResult`.
-public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageCodeInterpreterSessionsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of code interpreter sessions.
     public var numSessions: Swift.Int
     /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
@@ -386,12 +430,20 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Equatable, Sendable, 
         try writer.encodeIfPresent(self.projectID, "project_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.numSessions, other.numSessions) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated completions usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageCompletionsResult`.
-public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageCompletionsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The aggregated number of input tokens used, including cached and cache-write tokens. This includes text, audio, and image tokens. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
     public var inputTokens: Swift.Int
     /// The aggregated number of cached input tokens used across text, audio, and image inputs. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
@@ -572,12 +624,39 @@ public struct UsageCompletionsResult: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.serviceTier, "service_tier")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputTokens, other.inputTokens) else { return false }
+        guard equal(self.inputCachedTokens, other.inputCachedTokens) else { return false }
+        guard equal(self.inputCacheWriteTokens, other.inputCacheWriteTokens) else { return false }
+        guard equal(self.inputUncachedTokens, other.inputUncachedTokens) else { return false }
+        guard equal(self.outputTokens, other.outputTokens) else { return false }
+        guard equal(self.inputTextTokens, other.inputTextTokens) else { return false }
+        guard equal(self.outputTextTokens, other.outputTextTokens) else { return false }
+        guard equal(self.inputCachedTextTokens, other.inputCachedTextTokens) else { return false }
+        guard equal(self.inputAudioTokens, other.inputAudioTokens) else { return false }
+        guard equal(self.inputCachedAudioTokens, other.inputCachedAudioTokens) else { return false }
+        guard equal(self.outputAudioTokens, other.outputAudioTokens) else { return false }
+        guard equal(self.inputImageTokens, other.inputImageTokens) else { return false }
+        guard equal(self.inputCachedImageTokens, other.inputCachedImageTokens) else { return false }
+        guard equal(self.outputImageTokens, other.outputImageTokens) else { return false }
+        guard equal(self.numModelRequests, other.numModelRequests) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.batch, other.batch) else { return false }
+        guard equal(self.serviceTier, other.serviceTier) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated embeddings usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageEmbeddingsResult`.
-public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageEmbeddingsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The aggregated number of input tokens used.
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
@@ -653,12 +732,24 @@ public struct UsageEmbeddingsResult: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputTokens, other.inputTokens) else { return false }
+        guard equal(self.numModelRequests, other.numModelRequests) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated file search calls usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageFileSearchCallsResult`.
-public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageFileSearchCallsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The count of file search calls.
     public var numRequests: Swift.Int
     /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
@@ -727,12 +818,23 @@ public struct UsageFileSearchCallsResult: Codable, Equatable, Sendable, SpecDevi
         try writer.encodeIfPresent(self.vectorStoreID, "vector_store_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.numRequests, other.numRequests) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.vectorStoreID, other.vectorStoreID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated images usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageImagesResult`.
-public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageImagesResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The number of images processed.
     public var images: Swift.Int
     /// The count of requests made to the model.
@@ -822,12 +924,26 @@ public struct UsageImagesResult: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.images, other.images) else { return false }
+        guard equal(self.numModelRequests, other.numModelRequests) else { return false }
+        guard equal(self.source, other.source) else { return false }
+        guard equal(self.size, other.size) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated moderations usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageModerationsResult`.
-public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageModerationsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The aggregated number of input tokens used.
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
@@ -903,10 +1019,22 @@ public struct UsageModerationsResult: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.inputTokens, other.inputTokens) else { return false }
+        guard equal(self.numModelRequests, other.numModelRequests) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/UsageResponse`.
-public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct UsageResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [UsageTimeBucket]
     public var hasMore: Swift.Bool
     public var nextPage: Swift.String?
@@ -954,6 +1082,15 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.nextPage, other.nextPage) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [UsageTimeBucket] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -964,7 +1101,7 @@ public struct UsageResponse: Codable, Equatable, Sendable, SpecDeviationReportin
 }
 
 /// - Remark: Generated from `#/components/schemas/UsageTimeBucket`.
-public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageTimeBucket: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var startTime: Swift.Int
     public var endTime: Swift.Int
     public var results: [UsageTimeBucket.ResultValue]
@@ -1012,10 +1149,19 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.startTime, other.startTime) else { return false }
+        guard equal(self.endTime, other.endTime) else { return false }
+        guard equal(self.results, other.results) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Decoded by the `object` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UsageTimeBucket/properties/results/items`.
-    public indirect enum ResultValue: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum ResultValue: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// The aggregated completions usage details of the specific time bucket. Selected when `object` is `organization.usage.completions.result`.
         case organizationUsageCompletionsResult(UsageCompletionsResult)
         /// The aggregated embeddings usage details of the specific time bucket. Selected when `object` is `organization.usage.embeddings.result`.
@@ -1092,13 +1238,32 @@ public struct UsageTimeBucket: Codable, Equatable, Sendable, SpecDeviationReport
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.organizationUsageCompletionsResult(let lhs), .organizationUsageCompletionsResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageEmbeddingsResult(let lhs), .organizationUsageEmbeddingsResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageModerationsResult(let lhs), .organizationUsageModerationsResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageImagesResult(let lhs), .organizationUsageImagesResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageAudioSpeechesResult(let lhs), .organizationUsageAudioSpeechesResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageAudioTranscriptionsResult(let lhs), .organizationUsageAudioTranscriptionsResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageVectorStoresResult(let lhs), .organizationUsageVectorStoresResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageCodeInterpreterSessionsResult(let lhs), .organizationUsageCodeInterpreterSessionsResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageFileSearchesResult(let lhs), .organizationUsageFileSearchesResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationUsageWebSearchesResult(let lhs), .organizationUsageWebSearchesResult(let rhs)): return equal(lhs, rhs)
+            case (.organizationCostsResult(let lhs), .organizationCostsResult(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// The aggregated vector stores usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageVectorStoresResult`.
-public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageVectorStoresResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The vector stores usage in bytes.
     public var usageBytes: Swift.Int
     /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
@@ -1146,12 +1311,20 @@ public struct UsageVectorStoresResult: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.projectID, "project_id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.usageBytes, other.usageBytes) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The aggregated web search calls usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageWebSearchCallsResult`.
-public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UsageWebSearchCallsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The count of model requests.
     public var numModelRequests: Swift.Int
     /// The count of web search calls.
@@ -1233,5 +1406,18 @@ public struct UsageWebSearchCallsResult: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.model, "model")
         try writer.encodeIfPresent(self.contextLevel, "context_level")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.numModelRequests, other.numModelRequests) else { return false }
+        guard equal(self.numRequests, other.numRequests) else { return false }
+        guard equal(self.projectID, other.projectID) else { return false }
+        guard equal(self.userID, other.userID) else { return false }
+        guard equal(self.apiKeyID, other.apiKeyID) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.contextLevel, other.contextLevel) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAI
 /// Represents an individual `user` within an organization.
 ///
 /// - Remark: Generated from `#/components/schemas/User`.
-public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the user
@@ -147,10 +147,31 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.addedAt, other.addedAt) else { return false }
+        guard equal(self.isDefault, other.isDefault) else { return false }
+        guard equal(self.created, other.created) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.isServiceAccount, other.isServiceAccount) else { return false }
+        guard equal(self.isScaleTierAuthorizedPurchaser, other.isScaleTierAuthorizedPurchaser) else { return false }
+        guard equal(self.isScimManaged, other.isScimManaged) else { return false }
+        guard equal(self.apiKeyLastUsedAt, other.apiKeyLastUsedAt) else { return false }
+        guard equal(self.technicalLevel, other.technicalLevel) else { return false }
+        guard equal(self.developerPersona, other.developerPersona) else { return false }
+        guard equal(self.projects, other.projects) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Nested user details.
     ///
     /// - Remark: Generated from `#/components/schemas/User/properties/user`.
-    public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var id: Swift.String
         public var email: Swift.String?
         public var name: Swift.String?
@@ -227,10 +248,23 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encodeIfPresent(self.bannedAt, "banned_at")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.email, other.email) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.picture, other.picture) else { return false }
+            guard equal(self.enabled, other.enabled) else { return false }
+            guard equal(self.banned, other.banned) else { return false }
+            guard equal(self.bannedAt, other.bannedAt) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
-    public struct Projects: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Projects: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var data: [OpenAIAdmin.User.Projects.DataItem]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -266,8 +300,15 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
-        public struct DataItem: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct DataItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             public var id: Swift.String?
             public var name: Swift.String?
             public var role: Swift.String?
@@ -311,6 +352,15 @@ public struct User: Codable, Equatable, Sendable, SpecDeviationReporting {
                 try writer.encodeIfPresent(self.name, "name")
                 try writer.encodeIfPresent(self.role, "role")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.id, other.id) else { return false }
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
         }
     }

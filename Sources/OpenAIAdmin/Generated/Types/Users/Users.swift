@@ -5,7 +5,7 @@ import Foundation
 import OpenAI
 
 /// - Remark: Generated from `#/components/schemas/UserDeleteResponse`.
-public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UserDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -47,10 +47,18 @@ public struct UserDeleteResponse: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encode(self.deleted, "deleted")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.deleted, other.deleted) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/UserListResponse`.
-public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct UserListResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [User]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -103,6 +111,16 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The items of this page (`data`).
     public var pageItems: [User] { data }
     /// Whether more items may follow: `has_more`, or `true` when the reply left it out (an empty
@@ -113,7 +131,7 @@ public struct UserListResponse: Codable, Equatable, Sendable, SpecDeviationRepor
 }
 
 /// - Remark: Generated from `#/components/schemas/UserRoleUpdateRequest`.
-public struct UserRoleUpdateRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct UserRoleUpdateRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// `owner` or `reader`
     public var role: Swift.String?
     /// Role ID to assign to the user.
@@ -172,5 +190,15 @@ public struct UserRoleUpdateRequest: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.technicalLevel, "technical_level")
         try writer.encodeIfPresent(self.developerPersona, "developer_persona")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.roleID, other.roleID) else { return false }
+        guard equal(self.technicalLevel, other.technicalLevel) else { return false }
+        guard equal(self.developerPersona, other.developerPersona) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -4,7 +4,7 @@
 // The manifest of this folder: the spec it was generated from and every file the generator owns here.
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
-// spec-sha256: 9de2d96e2ae39f970c4f50dcb7586acfa94286fef30c998839f27ed420061bbb
+// spec-sha256: b2f239fcfed3145b52a3c2fcde54e34310c9d34dd0c0810b0858e6e8d05e1157
 // file: Catalogue/OperationCatalogue.swift
 // file: Catalogue/OperationSchemas.swift
 // file: OperationIndex.swift

@@ -35,7 +35,7 @@ extension UploadsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema`.
-    public struct CreateForm: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+    public struct CreateForm: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
         public var attachment: UploadsAPI.CreateForm.Attachment?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -69,12 +69,19 @@ extension UploadsAPI {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.attachment, other.attachment) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         package func encode(to form: inout MultipartForm) throws {
             try form.append("attachment", self.attachment)
         }
 
         /// - Remark: Generated from `#/paths/~1uploads/post/requestBody/content/multipart~1form-data/schema/properties/attachment`.
-        public struct Attachment: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+        public struct Attachment: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
             public var name: Swift.String
             /// Raw bytes.
             public var bytes: FileUpload?
@@ -118,6 +125,14 @@ extension UploadsAPI {
                 try writer.encode(self.name, "name")
                 try writer.encodeIfPresent(self.bytes, "bytes")
                 try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.bytes, other.bytes) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
             }
 
             package func encode(to form: inout MultipartForm) throws {

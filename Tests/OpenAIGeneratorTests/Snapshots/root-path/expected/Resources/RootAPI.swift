@@ -68,7 +68,7 @@ extension RootAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1/get/responses/200/content/application~1json/schema`.
-    public struct RetrieveResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RetrieveResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -101,10 +101,17 @@ extension RootAPI {
             try writer.encodeIfPresent(self.name, "name")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/paths/~1{id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct DeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var deleted: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -137,10 +144,17 @@ extension RootAPI {
             try writer.encodeIfPresent(self.deleted, "deleted")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.deleted, other.deleted) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/paths/~1{id}~1cancel/post/responses/200/content/application~1json/schema`.
-    public struct CancelResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct CancelResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -172,6 +186,13 @@ extension RootAPI {
             var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

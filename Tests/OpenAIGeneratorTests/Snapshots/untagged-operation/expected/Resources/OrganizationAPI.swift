@@ -44,7 +44,7 @@ extension OrganizationCostsAPI {
     }
 
     /// - Remark: Generated from `#/paths/~1organization~1costs/get/responses/200/content/application~1json/schema`.
-    public struct RetrieveResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RetrieveResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var amount: Swift.Double
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -78,6 +78,13 @@ extension OrganizationCostsAPI {
             try writer.encode("page", "object")
             try writer.encode(self.amount, "amount")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.amount, other.amount) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

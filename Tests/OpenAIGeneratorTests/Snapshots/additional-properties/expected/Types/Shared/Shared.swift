@@ -10,7 +10,7 @@ import OpenAIRuntime
 public typealias Metadata = [Swift.String: Swift.String]
 
 /// - Remark: Generated from `#/components/schemas/Scores`.
-public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Scores: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var labels: [Swift.String: Swift.Int]?
     public var name: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
@@ -61,12 +61,21 @@ public struct Scores: Codable, Equatable, Sendable, SpecDeviationReporting {
         try encoder.encodeAdditionalProperties(self.additionalProperties)
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.labels, other.labels) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.additionalProperties, other.additionalProperties) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A constant member next to additionalProperties must not be read as an extra entry.
 ///
 /// - Remark: Generated from `#/components/schemas/TaggedScores`.
-public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TaggedScores: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Int]
@@ -112,5 +121,13 @@ public struct TaggedScores: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encode(self.id, "id")
         try encoder.encodeAdditionalProperties(self.additionalProperties)
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.additionalProperties, other.additionalProperties) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Request to create a response.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
-public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var temperature: Swift.Double?
     /// Overridden description of the user.
     public var user: Swift.String
@@ -58,10 +58,19 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.input, "input")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
-public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ModelResponseProperties: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var temperature: Swift.Double?
     /// A stable user identifier.
     public var user: Swift.String
@@ -105,5 +114,13 @@ public struct ModelResponseProperties: Codable, Equatable, Sendable, SpecDeviati
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encode(self.user, "user")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Completion`.
-public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Completion: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var usage: Usage?
     public var stop: Swift.String?
     public var tokens: [Swift.Int]?
@@ -50,10 +50,19 @@ public struct Completion: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.tokens, "tokens")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.usage, other.usage) else { return false }
+        guard equal(self.stop, other.stop) else { return false }
+        guard equal(self.tokens, other.tokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Usage`.
-public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Usage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -85,5 +94,12 @@ public struct Usage: Codable, Equatable, Sendable, SpecDeviationReporting {
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.totalTokens, "total_tokens")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.totalTokens, other.totalTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

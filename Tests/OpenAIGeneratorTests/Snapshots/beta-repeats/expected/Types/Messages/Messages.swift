@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/BetaHolder`.
-public struct BetaHolder: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaHolder: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var status: BetaStatus?
     public var part: BetaPart?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -45,10 +45,18 @@ public struct BetaHolder: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/BetaMessage`.
-public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BetaMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A beta tool.
     public var tool: BetaTool
     public var agent: Swift.String?
@@ -92,6 +100,14 @@ public struct BetaMessage: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encode(self.tool, "tool")
         try writer.encodeIfPresent(self.agent, "agent")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.tool, other.tool) else { return false }
+        guard equal(self.agent, other.agent) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -143,7 +159,7 @@ public typealias BetaTool = Tool
 public typealias BetaToolKind = ToolKind
 
 /// - Remark: Generated from `#/components/schemas/Holder`.
-public struct Holder: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Holder: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var status: Status?
     public var part: Part?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -183,10 +199,18 @@ public struct Holder: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.part, "part")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.part, other.part) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ImagePart`.
-public struct ImagePart: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ImagePart: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -219,13 +243,20 @@ public struct ImagePart: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.url, "url")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.url, other.url) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 /// - Note: Also named ``BetaPart``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Part`.
-public indirect enum Part: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Part: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     case textPart(TextPart)
     case imagePart(ImagePart)
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -256,6 +287,16 @@ public indirect enum Part: Codable, Equatable, Sendable, UnknownCaseRepresentabl
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.textPart(let lhs), .textPart(let rhs)): return equal(lhs, rhs)
+        case (.imagePart(let lhs), .imagePart(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -278,7 +319,7 @@ public struct Status: OpenEnum {
 /// - Note: Also named ``BetaTextPart``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/TextPart`.
-public struct TextPart: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TextPart: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -310,5 +351,12 @@ public struct TextPart: Codable, Equatable, Sendable, SpecDeviationReporting {
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Message`.
-public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Message: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A tool, which may hold others.
     public var tool: Tool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -42,6 +42,13 @@ public struct Message: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.tool, "tool")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.tool, other.tool) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Note: Also named ``BetaMetadata``: the spec's schema of that name has this shape (descriptions aside).
@@ -54,7 +61,7 @@ public typealias Metadata = [Swift.String: Swift.String]
 /// - Note: Also named ``BetaTool``: the spec's schema of that name has this shape (descriptions aside).
 ///
 /// - Remark: Generated from `#/components/schemas/Tool`.
-public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Tool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var kind: ToolKind
     public var children: [Tool]?
     public var labels: Metadata?
@@ -98,6 +105,15 @@ public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.children, "children")
         try writer.encodeIfPresent(self.labels, "labels")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.kind, other.kind) else { return false }
+        guard equal(self.children, other.children) else { return false }
+        guard equal(self.labels, other.labels) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
-public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateSpeechRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var input: Swift.String
     public var voice: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -44,5 +44,13 @@ public struct CreateSpeechRequest: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.input, "input")
         try writer.encode(self.voice, "voice")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.voice, other.voice) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

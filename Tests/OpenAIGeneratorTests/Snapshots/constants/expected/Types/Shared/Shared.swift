@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
-public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FunctionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -49,6 +49,14 @@ public struct FunctionTool: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.strict, "strict")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.strict, other.strict) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -66,7 +74,7 @@ public struct ListKind: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/ToolList`.
-public struct ToolList: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ToolList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [FunctionTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -100,5 +108,12 @@ public struct ToolList: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode("list", "object")
         try writer.encode(self.data, "data")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

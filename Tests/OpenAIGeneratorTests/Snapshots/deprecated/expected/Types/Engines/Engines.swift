@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/Engine`.
-public struct Engine: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Engine: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     private var _owner: Swift.String?
     @available(*, deprecated, message: "Deprecated in the OpenAI API.")
@@ -53,5 +53,13 @@ public struct Engine: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.id, "id")
         try writer.encodeIfPresent(self._owner, "owner")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self._owner, other._owner) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Cat`.
-public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Cat: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var petType: Swift.String
     public var meows: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -45,10 +45,18 @@ public struct Cat: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.meows, "meows")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.petType, other.petType) else { return false }
+        guard equal(self.meows, other.meows) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Dog`.
-public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Dog: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var petType: Swift.String
     public var barks: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -88,12 +96,20 @@ public struct Dog: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.barks, "barks")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.petType, other.petType) else { return false }
+        guard equal(self.barks, other.barks) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `pet_type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Pet`.
-public indirect enum Pet: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum Pet: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `pet_type` is `kitty`.
     case kitty(Cat)
     /// Selected when `pet_type` is `doggo`.
@@ -123,6 +139,16 @@ public indirect enum Pet: Codable, Equatable, Sendable, UnknownCaseRepresentable
         case .kitty(let value): try value.encode(to: encoder)
         case .doggo(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.kitty(let lhs), .kitty(let rhs)): return equal(lhs, rhs)
+        case (.doggo(let lhs), .doggo(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }

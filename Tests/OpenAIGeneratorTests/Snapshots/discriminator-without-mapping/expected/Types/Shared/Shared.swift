@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
-public indirect enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputContent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `input_text`.
     case inputText(InputTextContent)
     /// Selected when `type` is `input_image`.
@@ -39,10 +39,20 @@ public indirect enum InputContent: Codable, Equatable, Sendable, UnknownCaseRepr
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.inputText(let lhs), .inputText(let rhs)): return equal(lhs, rhs)
+        case (.inputImage(let lhs), .inputImage(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
-public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputImageContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var imageURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -77,10 +87,17 @@ public struct InputImageContent: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.imageURL, "image_url")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/InputTextContent`.
-public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct InputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -114,5 +131,12 @@ public struct InputTextContent: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode("input_text", "type")
         try writer.encode(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

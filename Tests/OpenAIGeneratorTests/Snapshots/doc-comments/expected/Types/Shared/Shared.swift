@@ -10,7 +10,7 @@ import OpenAIRuntime
 /// A line with `code`, */ a comment terminator and a trailing backslash \
 ///
 /// - Remark: Generated from `#/components/schemas/Batch`.
-public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The time frame within which the batch should be processed. Currently only `24h`.
     public var completionWindow: Swift.String
     public var errors: Batch.Errors?
@@ -56,10 +56,18 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.completionWindow, other.completionWindow) else { return false }
+        guard equal(self.errors, other.errors) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Only a title
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
-    public struct Errors: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Errors: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var message: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -91,6 +99,13 @@ public struct Batch: Codable, Equatable, Sendable, SpecDeviationReporting {
             var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.message, "message")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.message, other.message) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/ChatCompletion`.
-public struct ChatCompletion: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletion: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -38,10 +38,17 @@ public struct ChatCompletion: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
-public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var delta: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -81,10 +88,18 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var model: Swift.String
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -123,5 +138,13 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.stream, "stream")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Measurements`.
-public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Measurements: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var bytes: Swift.Int
     public var ratio: Swift.Double?
     public var weight: Swift.Double?
@@ -92,5 +92,19 @@ public struct Measurements: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.expiresOn, "expires_on")
         try writer.encodeIfPresent(self.updatedAt, "updated_at")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.ratio, other.ratio) else { return false }
+        guard equal(self.weight, other.weight) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.payload, other.payload) else { return false }
+        guard equal(self.encoded, other.encoded) else { return false }
+        guard equal(self.expiresOn, other.expiresOn) else { return false }
+        guard equal(self.updatedAt, other.updatedAt) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

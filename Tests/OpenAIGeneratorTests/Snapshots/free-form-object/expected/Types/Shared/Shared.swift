@@ -10,7 +10,7 @@ import OpenAIRuntime
 public typealias Parameters = JSONObject
 
 /// - Remark: Generated from `#/components/schemas/Tool`.
-public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Tool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// JSON Schema of the function's parameters.
     public var parameters: Parameters?
     public var arguments: JSONObject
@@ -60,5 +60,14 @@ public struct Tool: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.arguments, "arguments")
         try writer.encodeIfPresent(self.anything, "anything")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.parameters, other.parameters) else { return false }
+        guard equal(self.arguments, other.arguments) else { return false }
+        guard equal(self.anything, other.anything) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Circle`.
-public struct Circle: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Circle: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var radius: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -40,10 +40,17 @@ public struct Circle: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.radius, "radius")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.radius, other.radius) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Square`.
-public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Square: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var side: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -78,6 +85,13 @@ public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.side, "side")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.side, other.side) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// A thing.
@@ -85,7 +99,7 @@ public struct Square: Codable, Equatable, Sendable, SpecDeviationReporting {
 /// struct InjectedStruct {}
 ///
 /// - Remark: Generated from `#/components/schemas/Thing`.
-public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Thing: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// */ let injectedProperty = 4 /*
     /// let injectedMore = 5
     public var idLetInjectedRequired1: Swift.String
@@ -152,6 +166,16 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.idLetInjectedRequired1, other.idLetInjectedRequired1) else { return false }
+        guard equal(self.naMeInjected, other.naMeInjected) else { return false }
+        guard equal(self.kind, other.kind) else { return false }
+        guard equal(self.shape, other.shape) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Kinds.
     /// let injectedNel = 8
     /// let injectedVT = 9
@@ -189,7 +213,7 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
     /// ` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Thing/properties/shape`.
-    public indirect enum Shape: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Shape: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         /// Selected when `ki"nd
         /// ` is `circle"
         /// let injectedDiscriminator = 12`.
@@ -222,6 +246,16 @@ public struct Thing: Codable, Equatable, Sendable, SpecDeviationReporting {
             case .circleLetInjectedDiscriminator12(let value): try value.encode(to: encoder)
             case .square(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.circleLetInjectedDiscriminator12(let lhs), .circleLetInjectedDiscriminator12(let rhs)): return equal(lhs, rhs)
+            case (.square(let lhs), .square(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
             }
         }
     }

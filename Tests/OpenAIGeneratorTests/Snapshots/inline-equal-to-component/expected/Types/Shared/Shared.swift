@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// How files are split.
 ///
 /// - Remark: Generated from `#/components/schemas/ChunkingStrategy`.
-public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var maxChunkSizeTokens: Swift.Int
     public var chunkOverlapTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -49,6 +49,14 @@ public struct ChunkingStrategy: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.chunkOverlapTokens, "chunk_overlap_tokens")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.maxChunkSizeTokens, other.maxChunkSizeTokens) else { return false }
+        guard equal(self.chunkOverlapTokens, other.chunkOverlapTokens) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -72,7 +80,7 @@ public struct Detail: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/FileRef`.
-public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileRef: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     /// Raw bytes.
     public var bytes: Foundation.Data?
@@ -117,10 +125,18 @@ public struct FileRef: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.bytes, "bytes")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.bytes, other.bytes) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/NullableNote`.
-public struct NullableNote: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct NullableNote: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -153,10 +169,17 @@ public struct NullableNote: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.text, "text")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.text, other.text) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/StaticStrategyParam`.
-public struct StaticStrategyParam: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct StaticStrategyParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// How files are split.
     public var `static`: ChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -194,5 +217,12 @@ public struct StaticStrategyParam: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode("static", "kind")
         try writer.encode(self.`static`, "static")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.`static`, other.`static`) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

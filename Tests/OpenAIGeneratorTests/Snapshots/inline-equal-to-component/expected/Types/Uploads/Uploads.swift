@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Upload`.
-public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The strategy used for this upload.
     public var chunking: ChunkingStrategy
     public var detail: Detail
@@ -75,8 +75,20 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.chunking, other.chunking) else { return false }
+        guard equal(self.detail, other.detail) else { return false }
+        guard equal(self.fallbackDetail, other.fallbackDetail) else { return false }
+        guard equal(self.looseChunking, other.looseChunking) else { return false }
+        guard equal(self.note, other.note) else { return false }
+        guard equal(self.wrappedChunking, other.wrappedChunking) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/Upload/properties/loose_chunking`.
-    public struct LooseChunking: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct LooseChunking: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var maxChunkSizeTokens: Swift.Int
         public var chunkOverlapTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -118,10 +130,18 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encodeIfPresent(self.chunkOverlapTokens, "chunk_overlap_tokens")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.maxChunkSizeTokens, other.maxChunkSizeTokens) else { return false }
+            guard equal(self.chunkOverlapTokens, other.chunkOverlapTokens) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// - Remark: Generated from `#/components/schemas/Upload/properties/note`.
-    public struct Note: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Note: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -153,6 +173,13 @@ public struct Upload: Codable, Equatable, Sendable, SpecDeviationReporting {
             var writer = ObjectWriter(encoder, self.specDeviations)
             try writer.encodeIfPresent(self.text, "text")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.text, other.text) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/SamplingParams`.
-public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SamplingParams: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// At least -9.223372036854776e+18, at most 9.223372036854776e+18.
     public var seed: Swift.Int?
     /// Greater than 0.
@@ -57,5 +57,14 @@ public struct SamplingParams: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.maxTokens, "max_tokens")
         try writer.encodeIfPresent(self.temperature, "temperature")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.seed, other.seed) else { return false }
+        guard equal(self.maxTokens, other.maxTokens) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

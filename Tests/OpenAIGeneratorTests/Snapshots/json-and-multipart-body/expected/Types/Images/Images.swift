@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
-public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
+public struct CreateImageEditRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Raw bytes.
     public var image: FileUpload
     public var prompt: Swift.String
@@ -57,6 +57,15 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.image, other.image) else { return false }
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.n, other.n) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     package func encode(to form: inout MultipartForm) throws {
         try form.append("image", self.image)
         try form.append("prompt", self.prompt)
@@ -65,7 +74,7 @@ public struct CreateImageEditRequest: Codable, Equatable, Sendable, SpecDeviatio
 }
 
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJson`.
-public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EditImageBodyJSON: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var prompt: Swift.String
     public var imageURL: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -105,10 +114,18 @@ public struct EditImageBodyJSON: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encode(self.imageURL, "image_url")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.prompt, other.prompt) else { return false }
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ImagesResponse`.
-public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ImagesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var created: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -140,5 +157,12 @@ public struct ImagesResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.created, "created")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.created, other.created) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -240,7 +240,7 @@ public struct AllNamesAsEnumValues: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AllNamesAsUnionVariants: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `associatedtype`.
     case `associatedtype`(Associatedtype)
     /// Selected when `type` is `class`.
@@ -597,10 +597,85 @@ public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, Unkn
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.`associatedtype`(let lhs), .`associatedtype`(let rhs)): return equal(lhs, rhs)
+        case (.`class`(let lhs), .`class`(let rhs)): return equal(lhs, rhs)
+        case (.`deinit`(let lhs), .`deinit`(let rhs)): return equal(lhs, rhs)
+        case (.`enum`(let lhs), .`enum`(let rhs)): return equal(lhs, rhs)
+        case (.`extension`(let lhs), .`extension`(let rhs)): return equal(lhs, rhs)
+        case (.`fileprivate`(let lhs), .`fileprivate`(let rhs)): return equal(lhs, rhs)
+        case (.`func`(let lhs), .`func`(let rhs)): return equal(lhs, rhs)
+        case (.`import`(let lhs), .`import`(let rhs)): return equal(lhs, rhs)
+        case (.`init`(let lhs), .`init`(let rhs)): return equal(lhs, rhs)
+        case (.`inout`(let lhs), .`inout`(let rhs)): return equal(lhs, rhs)
+        case (.`internal`(let lhs), .`internal`(let rhs)): return equal(lhs, rhs)
+        case (.`let`(let lhs), .`let`(let rhs)): return equal(lhs, rhs)
+        case (.`open`(let lhs), .`open`(let rhs)): return equal(lhs, rhs)
+        case (.`operator`(let lhs), .`operator`(let rhs)): return equal(lhs, rhs)
+        case (.`private`(let lhs), .`private`(let rhs)): return equal(lhs, rhs)
+        case (.`precedencegroup`(let lhs), .`precedencegroup`(let rhs)): return equal(lhs, rhs)
+        case (.`protocol`(let lhs), .`protocol`(let rhs)): return equal(lhs, rhs)
+        case (.`public`(let lhs), .`public`(let rhs)): return equal(lhs, rhs)
+        case (.`rethrows`(let lhs), .`rethrows`(let rhs)): return equal(lhs, rhs)
+        case (.`static`(let lhs), .`static`(let rhs)): return equal(lhs, rhs)
+        case (.`struct`(let lhs), .`struct`(let rhs)): return equal(lhs, rhs)
+        case (.`subscript`(let lhs), .`subscript`(let rhs)): return equal(lhs, rhs)
+        case (.`typealias`(let lhs), .`typealias`(let rhs)): return equal(lhs, rhs)
+        case (.`var`(let lhs), .`var`(let rhs)): return equal(lhs, rhs)
+        case (.`break`(let lhs), .`break`(let rhs)): return equal(lhs, rhs)
+        case (.`case`(let lhs), .`case`(let rhs)): return equal(lhs, rhs)
+        case (.`catch`(let lhs), .`catch`(let rhs)): return equal(lhs, rhs)
+        case (.`continue`(let lhs), .`continue`(let rhs)): return equal(lhs, rhs)
+        case (.`default`(let lhs), .`default`(let rhs)): return equal(lhs, rhs)
+        case (.`defer`(let lhs), .`defer`(let rhs)): return equal(lhs, rhs)
+        case (.`do`(let lhs), .`do`(let rhs)): return equal(lhs, rhs)
+        case (.`else`(let lhs), .`else`(let rhs)): return equal(lhs, rhs)
+        case (.`fallthrough`(let lhs), .`fallthrough`(let rhs)): return equal(lhs, rhs)
+        case (.`for`(let lhs), .`for`(let rhs)): return equal(lhs, rhs)
+        case (.`guard`(let lhs), .`guard`(let rhs)): return equal(lhs, rhs)
+        case (.`if`(let lhs), .`if`(let rhs)): return equal(lhs, rhs)
+        case (.`in`(let lhs), .`in`(let rhs)): return equal(lhs, rhs)
+        case (.`repeat`(let lhs), .`repeat`(let rhs)): return equal(lhs, rhs)
+        case (.`return`(let lhs), .`return`(let rhs)): return equal(lhs, rhs)
+        case (.`throw`(let lhs), .`throw`(let rhs)): return equal(lhs, rhs)
+        case (.`switch`(let lhs), .`switch`(let rhs)): return equal(lhs, rhs)
+        case (.`where`(let lhs), .`where`(let rhs)): return equal(lhs, rhs)
+        case (.`while`(let lhs), .`while`(let rhs)): return equal(lhs, rhs)
+        case (.`as`(let lhs), .`as`(let rhs)): return equal(lhs, rhs)
+        case (.`any`(let lhs), .`any`(let rhs)): return equal(lhs, rhs)
+        case (.`false`(let lhs), .`false`(let rhs)): return equal(lhs, rhs)
+        case (.`is`(let lhs), .`is`(let rhs)): return equal(lhs, rhs)
+        case (.`nil`(let lhs), .`nil`(let rhs)): return equal(lhs, rhs)
+        case (.`self`(let lhs), .`self`(let rhs)): return equal(lhs, rhs)
+        case (.self2(let lhs), .self2(let rhs)): return equal(lhs, rhs)
+        case (.`super`(let lhs), .`super`(let rhs)): return equal(lhs, rhs)
+        case (.`throws`(let lhs), .`throws`(let rhs)): return equal(lhs, rhs)
+        case (.`true`(let lhs), .`true`(let rhs)): return equal(lhs, rhs)
+        case (.`try`(let lhs), .`try`(let rhs)): return equal(lhs, rhs)
+        case (.`await`(let lhs), .`await`(let rhs)): return equal(lhs, rhs)
+        case (.`async`(let lhs), .`async`(let rhs)): return equal(lhs, rhs)
+        case (.`consume`(let lhs), .`consume`(let rhs)): return equal(lhs, rhs)
+        case (.`copy`(let lhs), .`copy`(let rhs)): return equal(lhs, rhs)
+        case (.`discard`(let lhs), .`discard`(let rhs)): return equal(lhs, rhs)
+        case (.`borrowing`(let lhs), .`borrowing`(let rhs)): return equal(lhs, rhs)
+        case (.`consuming`(let lhs), .`consuming`(let rhs)): return equal(lhs, rhs)
+        case (.`package`(let lhs), .`package`(let rhs)): return equal(lhs, rhs)
+        case (.`some`(let lhs), .`some`(let rhs)): return equal(lhs, rhs)
+        case (.any2(let lhs), .any2(let rhs)): return equal(lhs, rhs)
+        case (.type(let lhs), .type(let rhs)): return equal(lhs, rhs)
+        case (.protocol2(let lhs), .protocol2(let rhs)): return equal(lhs, rhs)
+        case (.value(let lhs), .value(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Any`.
-public struct AnyValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AnyValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -635,10 +710,17 @@ public struct AnyValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/any`.
-public struct AnyValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AnyValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -673,10 +755,17 @@ public struct AnyValueObject: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/as`.
-public struct As: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct As: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -711,10 +800,17 @@ public struct As: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/associatedtype`.
-public struct Associatedtype: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Associatedtype: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -749,10 +845,17 @@ public struct Associatedtype: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/async`.
-public struct Async: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Async: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -787,10 +890,17 @@ public struct Async: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/await`.
-public struct Await: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Await: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -825,10 +935,17 @@ public struct Await: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/borrowing`.
-public struct Borrowing: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Borrowing: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -863,10 +980,17 @@ public struct Borrowing: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/break`.
-public struct Break: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Break: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -901,10 +1025,17 @@ public struct Break: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/case`.
-public struct Case: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Case: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -939,10 +1070,17 @@ public struct Case: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/catch`.
-public struct Catch: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Catch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -977,10 +1115,17 @@ public struct Catch: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/class`.
-public struct Class: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Class: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1015,10 +1160,17 @@ public struct Class: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/consume`.
-public struct Consume: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Consume: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1053,10 +1205,17 @@ public struct Consume: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/consuming`.
-public struct Consuming: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Consuming: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1091,10 +1250,17 @@ public struct Consuming: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/continue`.
-public struct Continue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Continue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1129,10 +1295,17 @@ public struct Continue: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/copy`.
-public struct Copy: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Copy: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1167,10 +1340,17 @@ public struct Copy: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/default`.
-public struct Default: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Default: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1205,10 +1385,17 @@ public struct Default: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/defer`.
-public struct Defer: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Defer: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1243,10 +1430,17 @@ public struct Defer: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/deinit`.
-public struct Deinit: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Deinit: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1281,10 +1475,17 @@ public struct Deinit: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/discard`.
-public struct Discard: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Discard: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1319,10 +1520,17 @@ public struct Discard: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/do`.
-public struct Do: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Do: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1357,10 +1565,17 @@ public struct Do: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/else`.
-public struct Else: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Else: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1395,10 +1610,17 @@ public struct Else: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/enum`.
-public struct Enum: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Enum: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1433,10 +1655,17 @@ public struct Enum: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/extension`.
-public struct Extension: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Extension: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1471,10 +1700,17 @@ public struct Extension: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/fallthrough`.
-public struct Fallthrough: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Fallthrough: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1509,10 +1745,17 @@ public struct Fallthrough: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/false`.
-public struct False: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct False: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1547,10 +1790,17 @@ public struct False: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/fileprivate`.
-public struct Fileprivate: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Fileprivate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1585,10 +1835,17 @@ public struct Fileprivate: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/for`.
-public struct For: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct For: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1623,10 +1880,17 @@ public struct For: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/func`.
-public struct Func: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Func: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1661,10 +1925,17 @@ public struct Func: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/guard`.
-public struct Guard: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Guard: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1699,10 +1970,17 @@ public struct Guard: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/if`.
-public struct If: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct If: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1737,10 +2015,17 @@ public struct If: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/import`.
-public struct Import: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Import: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1775,10 +2060,17 @@ public struct Import: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/in`.
-public struct In: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct In: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1813,10 +2105,17 @@ public struct In: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/init`.
-public struct Init: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Init: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1851,10 +2150,17 @@ public struct Init: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/inout`.
-public struct Inout: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Inout: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1889,10 +2195,17 @@ public struct Inout: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/internal`.
-public struct Internal: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Internal: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1927,10 +2240,17 @@ public struct Internal: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/is`.
-public struct Is: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Is: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1965,10 +2285,17 @@ public struct Is: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/let`.
-public struct Let: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Let: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2003,10 +2330,17 @@ public struct Let: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/nil`.
-public struct Nil: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Nil: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2041,10 +2375,17 @@ public struct Nil: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/open`.
-public struct Open: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Open: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2079,10 +2420,17 @@ public struct Open: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/operator`.
-public struct Operator: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Operator: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2117,10 +2465,17 @@ public struct Operator: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/package`.
-public struct Package: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Package: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2155,10 +2510,17 @@ public struct Package: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/precedencegroup`.
-public struct Precedencegroup: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Precedencegroup: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2193,10 +2555,17 @@ public struct Precedencegroup: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/private`.
-public struct Private: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Private: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2231,10 +2600,17 @@ public struct Private: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/protocol`.
-public struct ProtocolValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProtocolValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2269,10 +2645,17 @@ public struct ProtocolValue: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Protocol`.
-public struct ProtocolValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ProtocolValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2307,10 +2690,17 @@ public struct ProtocolValueObject: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/public`.
-public struct Public: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Public: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2345,10 +2735,17 @@ public struct Public: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/repeat`.
-public struct Repeat: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Repeat: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2383,10 +2780,17 @@ public struct Repeat: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/rethrows`.
-public struct Rethrows: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Rethrows: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2421,10 +2825,17 @@ public struct Rethrows: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/return`.
-public struct Return: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Return: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2459,10 +2870,17 @@ public struct Return: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/self`.
-public struct SelfValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SelfValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2497,10 +2915,17 @@ public struct SelfValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Self`.
-public struct SelfValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SelfValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2535,10 +2960,17 @@ public struct SelfValueObject: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/some`.
-public struct Some: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Some: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2573,10 +3005,17 @@ public struct Some: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/static`.
-public struct Static: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Static: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2611,10 +3050,17 @@ public struct Static: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/struct`.
-public struct Struct: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Struct: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2649,10 +3095,17 @@ public struct Struct: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/subscript`.
-public struct Subscript: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Subscript: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2687,10 +3140,17 @@ public struct Subscript: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/super`.
-public struct Super: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Super: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2725,10 +3185,17 @@ public struct Super: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/switch`.
-public struct Switch: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Switch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2763,10 +3230,17 @@ public struct Switch: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/throw`.
-public struct Throw: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Throw: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2801,10 +3275,17 @@ public struct Throw: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/throws`.
-public struct Throws: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Throws: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2839,10 +3320,17 @@ public struct Throws: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/true`.
-public struct True: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct True: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2877,10 +3365,17 @@ public struct True: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/try`.
-public struct Try: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Try: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2915,10 +3410,17 @@ public struct Try: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Type`.
-public struct TypeValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TypeValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2953,10 +3455,17 @@ public struct TypeValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/typealias`.
-public struct Typealias: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Typealias: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2991,10 +3500,17 @@ public struct Typealias: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/_`.
-public struct Value: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Value: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3029,10 +3545,17 @@ public struct Value: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/var`.
-public struct Var: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Var: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3067,10 +3590,17 @@ public struct Var: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/where`.
-public struct Where: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Where: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3105,10 +3635,17 @@ public struct Where: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/while`.
-public struct While: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct While: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3142,5 +3679,12 @@ public struct While: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode("while", "type")
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
-public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AllNamesAsProperties: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var `associatedtype`: Swift.String
     public var `class`: Swift.String
     public var `deinit`: Swift.String
@@ -404,5 +404,85 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.encode, "encode")
         try writer.encodeIfPresent(self.codingKeys, "CodingKeys")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.`associatedtype`, other.`associatedtype`) else { return false }
+        guard equal(self.`class`, other.`class`) else { return false }
+        guard equal(self.`deinit`, other.`deinit`) else { return false }
+        guard equal(self.`enum`, other.`enum`) else { return false }
+        guard equal(self.`extension`, other.`extension`) else { return false }
+        guard equal(self.`fileprivate`, other.`fileprivate`) else { return false }
+        guard equal(self.`func`, other.`func`) else { return false }
+        guard equal(self.`import`, other.`import`) else { return false }
+        guard equal(self.`init`, other.`init`) else { return false }
+        guard equal(self.`inout`, other.`inout`) else { return false }
+        guard equal(self.`internal`, other.`internal`) else { return false }
+        guard equal(self.`let`, other.`let`) else { return false }
+        guard equal(self.`open`, other.`open`) else { return false }
+        guard equal(self.`operator`, other.`operator`) else { return false }
+        guard equal(self.`private`, other.`private`) else { return false }
+        guard equal(self.`precedencegroup`, other.`precedencegroup`) else { return false }
+        guard equal(self.`protocol`, other.`protocol`) else { return false }
+        guard equal(self.`public`, other.`public`) else { return false }
+        guard equal(self.`rethrows`, other.`rethrows`) else { return false }
+        guard equal(self.`static`, other.`static`) else { return false }
+        guard equal(self.`struct`, other.`struct`) else { return false }
+        guard equal(self.`subscript`, other.`subscript`) else { return false }
+        guard equal(self.`typealias`, other.`typealias`) else { return false }
+        guard equal(self.`var`, other.`var`) else { return false }
+        guard equal(self.`break`, other.`break`) else { return false }
+        guard equal(self.`case`, other.`case`) else { return false }
+        guard equal(self.`catch`, other.`catch`) else { return false }
+        guard equal(self.`continue`, other.`continue`) else { return false }
+        guard equal(self.`default`, other.`default`) else { return false }
+        guard equal(self.`defer`, other.`defer`) else { return false }
+        guard equal(self.`do`, other.`do`) else { return false }
+        guard equal(self.`else`, other.`else`) else { return false }
+        guard equal(self.`fallthrough`, other.`fallthrough`) else { return false }
+        guard equal(self.`for`, other.`for`) else { return false }
+        guard equal(self.`guard`, other.`guard`) else { return false }
+        guard equal(self.`if`, other.`if`) else { return false }
+        guard equal(self.`in`, other.`in`) else { return false }
+        guard equal(self.`repeat`, other.`repeat`) else { return false }
+        guard equal(self.`return`, other.`return`) else { return false }
+        guard equal(self.`throw`, other.`throw`) else { return false }
+        guard equal(self.`switch`, other.`switch`) else { return false }
+        guard equal(self.`where`, other.`where`) else { return false }
+        guard equal(self.`while`, other.`while`) else { return false }
+        guard equal(self.`as`, other.`as`) else { return false }
+        guard equal(self.`any`, other.`any`) else { return false }
+        guard equal(self.`false`, other.`false`) else { return false }
+        guard equal(self.`is`, other.`is`) else { return false }
+        guard equal(self.`nil`, other.`nil`) else { return false }
+        guard equal(self.`self`, other.`self`) else { return false }
+        guard equal(self.self2, other.self2) else { return false }
+        guard equal(self.`super`, other.`super`) else { return false }
+        guard equal(self.`throws`, other.`throws`) else { return false }
+        guard equal(self.`true`, other.`true`) else { return false }
+        guard equal(self.`try`, other.`try`) else { return false }
+        guard equal(self.`await`, other.`await`) else { return false }
+        guard equal(self.`async`, other.`async`) else { return false }
+        guard equal(self.`consume`, other.`consume`) else { return false }
+        guard equal(self.`copy`, other.`copy`) else { return false }
+        guard equal(self.`discard`, other.`discard`) else { return false }
+        guard equal(self.`borrowing`, other.`borrowing`) else { return false }
+        guard equal(self.`consuming`, other.`consuming`) else { return false }
+        guard equal(self.`package`, other.`package`) else { return false }
+        guard equal(self.`some`, other.`some`) else { return false }
+        guard equal(self.any2, other.any2) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.protocol2, other.protocol2) else { return false }
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.hashValue, other.hashValue) else { return false }
+        guard equal(self.rawValue, other.rawValue) else { return false }
+        guard equal(self.additionalProperties2, other.additionalProperties2) else { return false }
+        guard equal(self.unknown, other.unknown) else { return false }
+        guard equal(self.encode, other.encode) else { return false }
+        guard equal(self.codingKeys, other.codingKeys) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

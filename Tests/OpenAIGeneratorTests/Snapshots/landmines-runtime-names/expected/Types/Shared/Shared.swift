@@ -97,10 +97,19 @@ public struct AllNamesAsEnumValues: OpenEnum {
 
     /// `hashValue`
     public static var hashValueValue: Self { Self(rawValue: "hashValue") }
+
+    /// `MemberwiseEquatable`
+    public static var memberwiseEquatable: Self { Self(rawValue: "MemberwiseEquatable") }
+
+    /// `equal`
+    public static var equal: Self { Self(rawValue: "equal") }
+
+    /// `isMemberwiseEqual`
+    public static var isMemberwiseEqual: Self { Self(rawValue: "isMemberwiseEqual") }
 }
 
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
-public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AllNamesAsProperties: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var openAIClient: Swift.String
     public var openAIError: Swift.String
     public var jsonValue: Swift.String
@@ -129,6 +138,9 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
     public var unknown: Swift.String?
     public var description: Swift.String?
     public var hashValue: Swift.String?
+    public var memberwiseEquatable: Swift.String?
+    public var equal2: Swift.String?
+    public var isMemberwiseEqual2: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -164,7 +176,10 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         foundation: Swift.String? = nil,
         unknown: Swift.String? = nil,
         description: Swift.String? = nil,
-        hashValue: Swift.String? = nil
+        hashValue: Swift.String? = nil,
+        memberwiseEquatable: Swift.String? = nil,
+        equal2: Swift.String? = nil,
+        isMemberwiseEqual2: Swift.String? = nil
     ) {
         self.openAIClient = openAIClient
         self.openAIError = openAIError
@@ -194,6 +209,9 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         self.unknown = unknown
         self.description = description
         self.hashValue = hashValue
+        self.memberwiseEquatable = memberwiseEquatable
+        self.equal2 = equal2
+        self.isMemberwiseEqual2 = isMemberwiseEqual2
     }
 
     /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -231,6 +249,9 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         self.unknown = try reader.optional(Swift.String.self, "unknown")
         self.description = try reader.optional(Swift.String.self, "description")
         self.hashValue = try reader.optional(Swift.String.self, "hashValue")
+        self.memberwiseEquatable = try reader.optional(Swift.String.self, "MemberwiseEquatable")
+        self.equal2 = try reader.optional(Swift.String.self, "equal")
+        self.isMemberwiseEqual2 = try reader.optional(Swift.String.self, "isMemberwiseEqual")
         self.undeclaredMembers = reader.undeclaredMembers()
         self.specDeviations = reader.finish()
     }
@@ -268,14 +289,54 @@ public struct AllNamesAsProperties: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.unknown, "unknown")
         try writer.encodeIfPresent(self.description, "description")
         try writer.encodeIfPresent(self.hashValue, "hashValue")
+        try writer.encodeIfPresent(self.memberwiseEquatable, "MemberwiseEquatable")
+        try writer.encodeIfPresent(self.equal2, "equal")
+        try writer.encodeIfPresent(self.isMemberwiseEqual2, "isMemberwiseEqual")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.openAIClient, other.openAIClient) else { return false }
+        guard equal(self.openAIError, other.openAIError) else { return false }
+        guard equal(self.jsonValue, other.jsonValue) else { return false }
+        guard equal(self.openEnum, other.openEnum) else { return false }
+        guard equal(self.anyCodingKey, other.anyCodingKey) else { return false }
+        guard equal(self.fileUpload, other.fileUpload) else { return false }
+        guard equal(self.requestOptions, other.requestOptions) else { return false }
+        guard equal(self.httpRequest, other.httpRequest) else { return false }
+        guard equal(self.httpResponse, other.httpResponse) else { return false }
+        guard equal(self.httpTransport, other.httpTransport) else { return false }
+        guard equal(self.urlSessionTransport, other.urlSessionTransport) else { return false }
+        guard equal(self.error, other.error) else { return false }
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.url, other.url) else { return false }
+        guard equal(self.date, other.date) else { return false }
+        guard equal(self.string, other.string) else { return false }
+        guard equal(self.int, other.int) else { return false }
+        guard equal(self.bool, other.bool) else { return false }
+        guard equal(self.double, other.double) else { return false }
+        guard equal(self.codable, other.codable) else { return false }
+        guard equal(self.decoder, other.decoder) else { return false }
+        guard equal(self.encoder, other.encoder) else { return false }
+        guard equal(self.codingKeys, other.codingKeys) else { return false }
+        guard equal(self.swift, other.swift) else { return false }
+        guard equal(self.foundation, other.foundation) else { return false }
+        guard equal(self.unknown, other.unknown) else { return false }
+        guard equal(self.description, other.description) else { return false }
+        guard equal(self.hashValue, other.hashValue) else { return false }
+        guard equal(self.memberwiseEquatable, other.memberwiseEquatable) else { return false }
+        guard equal(self.equal2, other.equal2) else { return false }
+        guard equal(self.isMemberwiseEqual2, other.isMemberwiseEqual2) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum AllNamesAsUnionVariants: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `OpenAIClient`.
     case openAIClient(OpenAIClientObject)
     /// Selected when `type` is `OpenAIError`.
@@ -328,6 +389,12 @@ public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, Unkn
     case foundation(FoundationValue)
     /// Selected when `type` is `unknown`.
     case unknown2(Unknown)
+    /// Selected when `type` is `MemberwiseEquatable`.
+    case memberwiseEquatable(MemberwiseEquatableObject)
+    /// Selected when `type` is `equal`.
+    case equal2(Equal)
+    /// Selected when `type` is `isMemberwiseEqual`.
+    case isMemberwiseEqual2(IsMemberwiseEqual)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
@@ -388,6 +455,12 @@ public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, Unkn
             self = .foundation(try FoundationValue(from: decoder))
         case "unknown":
             self = .unknown2(try Unknown(from: decoder))
+        case "MemberwiseEquatable":
+            self = .memberwiseEquatable(try MemberwiseEquatableObject(from: decoder))
+        case "equal":
+            self = .equal2(try Equal(from: decoder))
+        case "isMemberwiseEqual":
+            self = .isMemberwiseEqual2(try IsMemberwiseEqual(from: decoder))
         default:
             self = .unknown(try JSONValue(from: decoder))
         }
@@ -424,13 +497,53 @@ public indirect enum AllNamesAsUnionVariants: Codable, Equatable, Sendable, Unkn
         case .swift(let value): try value.encode(to: encoder)
         case .foundation(let value): try value.encode(to: encoder)
         case .unknown2(let value): try value.encode(to: encoder)
+        case .memberwiseEquatable(let value): try value.encode(to: encoder)
+        case .equal2(let value): try value.encode(to: encoder)
+        case .isMemberwiseEqual2(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.openAIClient(let lhs), .openAIClient(let rhs)): return equal(lhs, rhs)
+        case (.openAIError(let lhs), .openAIError(let rhs)): return equal(lhs, rhs)
+        case (.jsonValue(let lhs), .jsonValue(let rhs)): return equal(lhs, rhs)
+        case (.openEnum(let lhs), .openEnum(let rhs)): return equal(lhs, rhs)
+        case (.anyCodingKey(let lhs), .anyCodingKey(let rhs)): return equal(lhs, rhs)
+        case (.fileUpload(let lhs), .fileUpload(let rhs)): return equal(lhs, rhs)
+        case (.requestOptions(let lhs), .requestOptions(let rhs)): return equal(lhs, rhs)
+        case (.httpRequest(let lhs), .httpRequest(let rhs)): return equal(lhs, rhs)
+        case (.httpResponse(let lhs), .httpResponse(let rhs)): return equal(lhs, rhs)
+        case (.httpTransport(let lhs), .httpTransport(let rhs)): return equal(lhs, rhs)
+        case (.urlSessionTransport(let lhs), .urlSessionTransport(let rhs)): return equal(lhs, rhs)
+        case (.error(let lhs), .error(let rhs)): return equal(lhs, rhs)
+        case (.data(let lhs), .data(let rhs)): return equal(lhs, rhs)
+        case (.url(let lhs), .url(let rhs)): return equal(lhs, rhs)
+        case (.date(let lhs), .date(let rhs)): return equal(lhs, rhs)
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.int(let lhs), .int(let rhs)): return equal(lhs, rhs)
+        case (.bool(let lhs), .bool(let rhs)): return equal(lhs, rhs)
+        case (.double(let lhs), .double(let rhs)): return equal(lhs, rhs)
+        case (.codable(let lhs), .codable(let rhs)): return equal(lhs, rhs)
+        case (.decoder(let lhs), .decoder(let rhs)): return equal(lhs, rhs)
+        case (.encoder(let lhs), .encoder(let rhs)): return equal(lhs, rhs)
+        case (.codingKeys(let lhs), .codingKeys(let rhs)): return equal(lhs, rhs)
+        case (.swift(let lhs), .swift(let rhs)): return equal(lhs, rhs)
+        case (.foundation(let lhs), .foundation(let rhs)): return equal(lhs, rhs)
+        case (.unknown2(let lhs), .unknown2(let rhs)): return equal(lhs, rhs)
+        case (.memberwiseEquatable(let lhs), .memberwiseEquatable(let rhs)): return equal(lhs, rhs)
+        case (.equal2(let lhs), .equal2(let rhs)): return equal(lhs, rhs)
+        case (.isMemberwiseEqual2(let lhs), .isMemberwiseEqual2(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/AnyCodingKey`.
-public struct AnyCodingKeyObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AnyCodingKeyObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -465,10 +578,17 @@ public struct AnyCodingKeyObject: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Bool`.
-public struct BoolObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct BoolObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -503,10 +623,17 @@ public struct BoolObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Codable`.
-public struct CodableObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodableObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -541,10 +668,17 @@ public struct CodableObject: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CodingKeys`.
-public struct CodingKeysValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CodingKeysValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -579,10 +713,17 @@ public struct CodingKeysValue: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Data`.
-public struct DataObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DataObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -617,10 +758,17 @@ public struct DataObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Date`.
-public struct DateObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DateObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -655,10 +803,17 @@ public struct DateObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Decoder`.
-public struct DecoderObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DecoderObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -693,10 +848,17 @@ public struct DecoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Double`.
-public struct DoubleObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DoubleObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -731,10 +893,17 @@ public struct DoubleObject: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Encoder`.
-public struct EncoderObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EncoderObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -769,10 +938,62 @@ public struct EncoderObject: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/equal`.
+public struct Equal: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
+
+    /// Creates a new `Equal`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `Equal` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "equal", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var writer = ObjectWriter(encoder, self.specDeviations)
+        try writer.encode("equal", "type")
+        try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Error`.
-public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -807,10 +1028,17 @@ public struct ErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/FileUpload`.
-public struct FileUploadObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FileUploadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -845,10 +1073,17 @@ public struct FileUploadObject: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Foundation`.
-public struct FoundationValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FoundationValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -883,10 +1118,17 @@ public struct FoundationValue: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/HTTPRequest`.
-public struct HTTPRequestObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HTTPRequestObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -921,10 +1163,17 @@ public struct HTTPRequestObject: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/HTTPResponse`.
-public struct HTTPResponseObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HTTPResponseObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -959,10 +1208,17 @@ public struct HTTPResponseObject: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/HTTPTransport`.
-public struct HTTPTransportObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct HTTPTransportObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -997,10 +1253,17 @@ public struct HTTPTransportObject: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Int`.
-public struct IntObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct IntObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1035,10 +1298,62 @@ public struct IntObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/isMemberwiseEqual`.
+public struct IsMemberwiseEqual: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
+
+    /// Creates a new `IsMemberwiseEqual`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `IsMemberwiseEqual` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "isMemberwiseEqual", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var writer = ObjectWriter(encoder, self.specDeviations)
+        try writer.encode("isMemberwiseEqual", "type")
+        try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/JSONValue`.
-public struct JSONValueObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct JSONValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1073,10 +1388,62 @@ public struct JSONValueObject: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/MemberwiseEquatable`.
+public struct MemberwiseEquatableObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
+    public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+    /// The members of the JSON object that the schema does not declare, in the order received;
+    /// encoded after the declared ones (one named like a declared member replaces its value).
+    public var undeclaredMembers = JSONObject()
+
+    /// Creates a new `MemberwiseEquatableObject`.
+    public init(value: Swift.String? = nil) {
+        self.value = value
+    }
+
+    /// Decodes `MemberwiseEquatableObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder)
+        try reader.constant("type", is: "MemberwiseEquatable", required: true)
+        self.value = try reader.optional(Swift.String.self, "value")
+        self.undeclaredMembers = reader.undeclaredMembers()
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var writer = ObjectWriter(encoder, self.specDeviations)
+        try writer.encode("MemberwiseEquatable", "type")
+        try writer.encodeIfPresent(self.value, "value")
+        try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/OpenAIClient`.
-public struct OpenAIClientObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OpenAIClientObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1111,10 +1478,17 @@ public struct OpenAIClientObject: Codable, Equatable, Sendable, SpecDeviationRep
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/OpenAIError`.
-public struct OpenAIErrorObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OpenAIErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1149,10 +1523,17 @@ public struct OpenAIErrorObject: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/OpenEnum`.
-public struct OpenEnumObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct OpenEnumObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1187,10 +1568,17 @@ public struct OpenEnumObject: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/RequestOptions`.
-public struct RequestOptionsObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RequestOptionsObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1225,10 +1613,17 @@ public struct RequestOptionsObject: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/String`.
-public struct StringObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct StringObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1263,10 +1658,17 @@ public struct StringObject: Codable, Equatable, Sendable, SpecDeviationReporting
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Swift`.
-public struct SwiftValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct SwiftValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1301,10 +1703,17 @@ public struct SwiftValue: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/URL`.
-public struct URLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct URLObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1339,10 +1748,17 @@ public struct URLObject: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/URLSessionTransport`.
-public struct URLSessionTransportObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct URLSessionTransportObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1377,10 +1793,17 @@ public struct URLSessionTransportObject: Codable, Equatable, Sendable, SpecDevia
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/unknown`.
-public struct Unknown: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Unknown: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1414,5 +1837,12 @@ public struct Unknown: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode("unknown", "type")
         try writer.encodeIfPresent(self.value, "value")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// The leading members come right after the required ones, in the overlay's order, not the schema's.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateThing`.
-public struct CreateThing: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateThing: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var metadata: [Swift.String: Swift.String]?
     public var temperature: Swift.Double?
     public var store: Swift.Bool?
@@ -67,12 +67,24 @@ public struct CreateThing: Codable, Equatable, Sendable, SpecDeviationReporting 
         try writer.encodeIfPresent(self.model, "model")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.temperature, other.temperature) else { return false }
+        guard equal(self.store, other.store) else { return false }
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// No member is listed, so the order is the schema's (required first).
 ///
 /// - Remark: Generated from `#/components/schemas/Unlisted`.
-public struct Unlisted: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Unlisted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var b: Swift.String?
     public var a: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -111,5 +123,13 @@ public struct Unlisted: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.b, "b")
         try writer.encode(self.a, "a")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.b, other.b) else { return false }
+        guard equal(self.a, other.a) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Request`.
-public struct Request: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Request: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var model: ChatModel
     public var voice: Request.Voice?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -44,6 +44,14 @@ public struct Request: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.model, "model")
         try writer.encodeIfPresent(self.voice, "voice")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.voice, other.voice) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

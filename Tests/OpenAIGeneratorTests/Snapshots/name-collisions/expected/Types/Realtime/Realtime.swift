@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA`.
-public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var promptCacheTtl: PromptCacheTTLEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -37,5 +37,12 @@ public struct RealtimeSessionCreateRequestGA: Codable, Equatable, Sendable, Spec
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.promptCacheTtl, "prompt_cache_ttl")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.promptCacheTtl, other.promptCacheTtl) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Foo_Bar`.
-public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FooBar: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var fileID: Swift.String
     public var fileID2: Swift.String?
     /// Inline object whose natural nested name is the top-level `Settings`.
@@ -69,10 +69,21 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.fileID2, other.fileID2) else { return false }
+        guard equal(self.settings, other.settings) else { return false }
+        guard equal(self.defaults, other.defaults) else { return false }
+        guard equal(self.value, other.value) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// Inline object whose natural nested name is the top-level `Settings`.
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/settings`.
-    public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Settings: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var mode: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -105,12 +116,19 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
             try writer.encodeIfPresent(self.mode, "mode")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.mode, other.mode) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/value`.
-    public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+    public indirect enum Value: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case values([FooBar.Value.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -145,12 +163,22 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
             }
         }
 
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+            case (.values(let lhs), .values(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
+
         /// value
         ///
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/value/anyOf/1/items`.
-        public indirect enum Value: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        public indirect enum Value: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -184,12 +212,22 @@ public struct FooBar: Codable, Equatable, Sendable, SpecDeviationReporting {
                 case .unknown(let value): try value.encode(to: encoder)
                 }
             }
+
+            /// Whether `other` is the same case with an equal payload: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                switch (self, other) {
+                case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+                case (.number(let lhs), .number(let rhs)): return equal(lhs, rhs)
+                case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+                default: return false
+                }
+            }
         }
     }
 }
 
 /// - Remark: Generated from `#/components/schemas/FooBar`.
-public struct FooBarObject: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct FooBarObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -221,6 +259,13 @@ public struct FooBarObject: Codable, Equatable, Sendable, SpecDeviationReporting
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -274,7 +319,7 @@ public struct PromptCacheTTLEnum: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/Settings`.
-public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Settings: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var theme: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -306,5 +351,12 @@ public struct Settings: Codable, Equatable, Sendable, SpecDeviationReporting {
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encodeIfPresent(self.theme, "theme")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.theme, other.theme) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Thread`.
-public struct Thread: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Thread: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var metadata: [Swift.String: Swift.String]?
     public var title: Swift.String?
     public var archived: Swift.Bool?
@@ -49,5 +49,14 @@ public struct Thread: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.title, "title")
         try writer.encodeIfPresent(self.archived, "archived")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.metadata, other.metadata) else { return false }
+        guard equal(self.title, other.title) else { return false }
+        guard equal(self.archived, other.archived) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

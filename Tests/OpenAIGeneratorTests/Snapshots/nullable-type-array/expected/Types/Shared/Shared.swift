@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Run`.
-public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Run: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// Required, but may be null.
     public var requiredNullable: Swift.String?
     /// May be absent.
@@ -57,5 +57,14 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.optionalPlain, "optional_plain")
         try writer.encodeIfPresent(self.optionalNullable, "optional_nullable")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.requiredNullable, other.requiredNullable) else { return false }
+        guard equal(self.optionalPlain, other.optionalPlain) else { return false }
+        guard equal(self.optionalNullable, other.optionalNullable) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// A file attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFile`.
-public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct VectorStoreFile: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The identifier.
     public var id: Swift.String
     public var fileID: Swift.String
@@ -87,5 +87,19 @@ public struct VectorStoreFile: Codable, Equatable, Sendable, SpecDeviationReport
         try writer.encodeIfPresent(self.isReady, "is_ready")
         try writer.encodeIfPresent(self.score, "score")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.fileID, other.fileID) else { return false }
+        guard equal(self.createdAt, other.createdAt) else { return false }
+        guard equal(self.displayName, other.displayName) else { return false }
+        guard equal(self.usageBytes, other.usageBytes) else { return false }
+        guard equal(self.imageURL, other.imageURL) else { return false }
+        guard equal(self.isReady, other.isReady) else { return false }
+        guard equal(self.score, other.score) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

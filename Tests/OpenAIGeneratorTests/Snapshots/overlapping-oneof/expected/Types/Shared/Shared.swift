@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/EasyInputMessage`.
-public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct EasyInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var role: Swift.String
     public var content: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -45,12 +45,20 @@ public struct EasyInputMessage: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.content, "content")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.content, other.content) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
-public indirect enum InputItem: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum InputItem: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     case easyInputMessage(EasyInputMessage)
     case item(Item)
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -81,10 +89,20 @@ public indirect enum InputItem: Codable, Equatable, Sendable, UnknownCaseReprese
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.easyInputMessage(let lhs), .easyInputMessage(let rhs)): return equal(lhs, rhs)
+        case (.item(let lhs), .item(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Item`.
-public struct Item: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Item: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var role: Swift.String
     public var id: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -123,5 +141,13 @@ public struct Item: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.role, "role")
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileList`.
-public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct VectorStoreFileList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [Swift.String]
     public var hasMore: Swift.Bool
     public var lastID: Swift.String?
@@ -51,6 +51,15 @@ public struct VectorStoreFileList: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(self.hasMore, "has_more")
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The items of this page (`data`).

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
-public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -38,10 +38,17 @@ public struct CreateResponse: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.input, "input")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.input, other.input) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/Response`.
-public struct Response: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Response: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -73,5 +80,12 @@ public struct Response: Codable, Equatable, Sendable, SpecDeviationReporting {
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -7,7 +7,7 @@ import OpenAIRuntime
 /// A HAL-style link object whose `self` member shadows `self` in the memberwise init.
 ///
 /// - Remark: Generated from `#/components/schemas/Link`.
-public struct Link: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Link: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var `self`: Swift.String
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -46,5 +46,13 @@ public struct Link: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.`self`, "self")
         try writer.encodeIfPresent(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.`self`, other.`self`) else { return false }
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
-public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ComparisonFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var key: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -38,10 +38,17 @@ public struct ComparisonFilter: Codable, Equatable, Sendable, SpecDeviationRepor
         try writer.encode(self.key, "key")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.key, other.key) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
-public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CompoundFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var type: CompoundFilter.TypeValue
     public var filters: [CompoundFilter.Filter]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -82,6 +89,14 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.filters, other.filters) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/type`.
@@ -102,7 +117,7 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
-    public indirect enum Filter: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+    public indirect enum Filter: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
         case comparisonFilter(ComparisonFilter)
         case compoundFilter(CompoundFilter)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -133,13 +148,23 @@ public struct CompoundFilter: Codable, Equatable, Sendable, SpecDeviationReporti
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
+
+        /// Whether `other` is the same case with an equal payload: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            switch (self, other) {
+            case (.comparisonFilter(let lhs), .comparisonFilter(let rhs)): return equal(lhs, rhs)
+            case (.compoundFilter(let lhs), .compoundFilter(let rhs)): return equal(lhs, rhs)
+            case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+            default: return false
+            }
+        }
     }
 }
 
 /// Holds itself through a union and no array; the union's box breaks the cycle, so no property is boxed.
 ///
 /// - Remark: Generated from `#/components/schemas/Expression`.
-public struct Expression: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Expression: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var label: Swift.String?
     public var operand: Operand
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -179,12 +204,20 @@ public struct Expression: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.operand, "operand")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.label, other.label) else { return false }
+        guard equal(self.operand, other.operand) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Operand`.
-public indirect enum Operand: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum Operand: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// Holds itself through a union and no array; the union's box breaks the cycle, so no property is boxed.
     case expression(Expression)
     case string(Swift.String)
@@ -219,10 +252,20 @@ public indirect enum Operand: Codable, Equatable, Sendable, UnknownCaseRepresent
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.expression(let lhs), .expression(let rhs)): return equal(lhs, rhs)
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/TreeNode`.
-public struct TreeNode: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct TreeNode: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     private var _parent: Indirect<TreeNode>?
     public var parent: TreeNode? {
@@ -270,5 +313,14 @@ public struct TreeNode: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self._parent?.value, "parent")
         try writer.encodeIfPresent(self.children, "children")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self._parent, other._parent) else { return false }
+        guard equal(self.children, other.children) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

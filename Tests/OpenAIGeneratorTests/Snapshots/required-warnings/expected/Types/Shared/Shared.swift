@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/AudioDoneEvent`.
-public struct AudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AudioDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -40,10 +40,17 @@ public struct AudioDoneEvent: Codable, Equatable, Sendable, SpecDeviationReporti
         try writer.encode(self.sequenceNumber, "sequence_number")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.sequenceNumber, other.sequenceNumber) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/DuplicateRequired`.
-public struct DuplicateRequired: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct DuplicateRequired: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -75,5 +82,12 @@ public struct DuplicateRequired: Codable, Equatable, Sendable, SpecDeviationRepo
         var writer = ObjectWriter(encoder, self.specDeviations)
         try writer.encode(self.name, "name")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.name, other.name) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

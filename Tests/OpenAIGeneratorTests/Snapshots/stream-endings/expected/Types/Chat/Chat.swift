@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
-public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     public var choices: [ChatCompletionChunk.Choice]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -46,8 +46,16 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.choices, other.choices) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk/properties/choices/items`.
-    public struct Choice: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Choice: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var index: Swift.Int
         public var finishReason: ChatCompletionChunk.Choice.FinishReason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -86,6 +94,14 @@ public struct ChatCompletionChunk: Codable, Equatable, Sendable, SpecDeviationRe
             try writer.encode(self.index, "index")
             try writer.encode(self.finishReason, "finish_reason")
             try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.index, other.index) else { return false }
+            guard equal(self.finishReason, other.finishReason) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
         }
 
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

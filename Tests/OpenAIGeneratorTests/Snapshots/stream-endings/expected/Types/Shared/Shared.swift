@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var model: Swift.String
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -45,10 +45,18 @@ public struct CreateChatCompletionRequest: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.stream, "stream")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.model, other.model) else { return false }
+        guard equal(self.stream, other.stream) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ResponseCompletedEvent`.
-public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
     /// The members of the JSON object that the schema does not declare, in the order received;
@@ -79,12 +87,18 @@ public struct ResponseCompletedEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode("response.completed", "type")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamEvent`.
-public indirect enum ResponseStreamEvent: Codable, Equatable, Sendable, UnknownCaseRepresentable {
+public indirect enum ResponseStreamEvent: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable {
     /// Selected when `type` is `response.completed`.
     case responseCompleted(ResponseCompletedEvent)
     /// Selected when `type` is `response.output_text.delta`.
@@ -116,10 +130,20 @@ public indirect enum ResponseStreamEvent: Codable, Equatable, Sendable, UnknownC
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.responseCompleted(let lhs), .responseCompleted(let rhs)): return equal(lhs, rhs)
+        case (.responseOutputTextDelta(let lhs), .responseOutputTextDelta(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// - Remark: Generated from `#/components/schemas/ResponseTextDeltaEvent`.
-public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct ResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -153,5 +177,12 @@ public struct ResponseTextDeltaEvent: Codable, Equatable, Sendable, SpecDeviatio
         try writer.encode("response.output_text.delta", "type")
         try writer.encode(self.delta, "delta")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.delta, other.delta) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }

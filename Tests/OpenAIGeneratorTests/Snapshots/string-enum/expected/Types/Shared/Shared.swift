@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Run`.
-public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Run: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The status of a run.
     public var status: RunStatus
     public var reasoningEffort: Run.ReasoningEffort?
@@ -58,6 +58,15 @@ public struct Run: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encodeIfPresent(self.reasoningEffort, "reasoning_effort")
         try writer.encodeIfPresent(self.role, "role")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.status, other.status) else { return false }
+        guard equal(self.reasoningEffort, other.reasoningEffort) else { return false }
+        guard equal(self.role, other.role) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.

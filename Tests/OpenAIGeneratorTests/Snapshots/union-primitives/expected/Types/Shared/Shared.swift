@@ -9,7 +9,7 @@ import OpenAIRuntime
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EmbeddingInput`.
-public indirect enum EmbeddingInput: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum EmbeddingInput: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     case integers([Swift.Int])
@@ -49,12 +49,23 @@ public indirect enum EmbeddingInput: Codable, Equatable, Sendable, UnknownCaseRe
         case .unknown(let value): try value.encode(to: encoder)
         }
     }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.strings(let lhs), .strings(let rhs)): return equal(lhs, rhs)
+        case (.integers(let lhs), .integers(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
+        }
+    }
 }
 
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public indirect enum StopConfiguration: Codable, Equatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+public indirect enum StopConfiguration: Codable, MemberwiseEquatable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -86,6 +97,16 @@ public indirect enum StopConfiguration: Codable, Equatable, Sendable, UnknownCas
         case .string(let value): try value.encode(to: encoder)
         case .strings(let value): try value.encode(to: encoder)
         case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Whether `other` is the same case with an equal payload: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        switch (self, other) {
+        case (.string(let lhs), .string(let rhs)): return equal(lhs, rhs)
+        case (.strings(let lhs), .strings(let rhs)): return equal(lhs, rhs)
+        case (.unknown(let lhs), .unknown(let rhs)): return equal(lhs, rhs)
+        default: return false
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OpenAIRuntime
 
 /// - Remark: Generated from `#/components/schemas/Color`.
-public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Color: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var shade: Color.Shade
     public var alpha: Swift.Double?
@@ -51,6 +51,14 @@ public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.shade, other.shade) else { return false }
+        guard equal(self.alpha, other.alpha) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// A shade, shared through a YAML anchor.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -72,7 +80,7 @@ public struct Color: Codable, Equatable, Sendable, SpecDeviationReporting {
 }
 
 /// - Remark: Generated from `#/components/schemas/Palette`.
-public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct Palette: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var background: Palette.Background
     public var opacity: Swift.Double?
@@ -116,6 +124,14 @@ public struct Palette: Codable, Equatable, Sendable, SpecDeviationReporting {
         try writer.encode(self.background, "background")
         try writer.encodeIfPresent(self.opacity, "opacity")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.background, other.background) else { return false }
+        guard equal(self.opacity, other.opacity) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// A shade, shared through a YAML anchor.

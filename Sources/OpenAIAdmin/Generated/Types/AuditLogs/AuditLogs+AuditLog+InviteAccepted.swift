@@ -7,8 +7,230 @@ import OpenAI
 extension AuditLog {
     /// The details for events with this `type`.
     ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.accepted`.
+    public struct InviteAccepted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
+        /// The ID of the invite.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `InviteAccepted`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the invite.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `InviteAccepted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.deleted`.
+    public struct InviteDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
+        /// The ID of the invite.
+        public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `InviteDeleted`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the invite.
+        public init(id: Swift.String? = nil) {
+            self.id = id
+        }
+
+        /// Decodes `InviteDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent`.
+    public struct InviteSent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
+        /// The ID of the invite.
+        public var id: Swift.String?
+        /// The payload used to create the invite.
+        public var data: AuditLog.InviteSent.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+        /// The members of the JSON object that the schema does not declare, in the order received;
+        /// encoded after the declared ones (one named like a declared member replaces its value).
+        public var undeclaredMembers = JSONObject()
+
+        /// Creates a new `InviteSent`.
+        ///
+        /// - Parameters:
+        ///   - id: The ID of the invite.
+        ///   - data: The payload used to create the invite.
+        public init(
+            id: Swift.String? = nil,
+            data: AuditLog.InviteSent.DataValue? = nil
+        ) {
+            self.id = id
+            self.data = data
+        }
+
+        /// Decodes `InviteSent` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder)
+            self.id = try reader.optional(Swift.String.self, "id")
+            self.data = try reader.optional(AuditLog.InviteSent.DataValue.self, "data")
+            self.undeclaredMembers = reader.undeclaredMembers()
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var writer = ObjectWriter(encoder, self.specDeviations)
+            try writer.encodeIfPresent(self.id, "id")
+            try writer.encodeIfPresent(self.data, "data")
+            try writer.encode(undeclared: self.undeclaredMembers)
+        }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
+        /// The payload used to create the invite.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent/properties/data`.
+        public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
+            /// The email invited to the organization.
+            public var email: Swift.String?
+            /// The role the email was invited to be. Is either `owner` or `member`.
+            public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+            /// The members of the JSON object that the schema does not declare, in the order received;
+            /// encoded after the declared ones (one named like a declared member replaces its value).
+            public var undeclaredMembers = JSONObject()
+
+            /// Creates a new `DataValue`.
+            ///
+            /// - Parameters:
+            ///   - email: The email invited to the organization.
+            ///   - role: The role the email was invited to be.
+            public init(
+                email: Swift.String? = nil,
+                role: Swift.String? = nil
+            ) {
+                self.email = email
+                self.role = role
+            }
+
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are kept in ``undeclaredMembers``, what the schema does not allow in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder)
+                self.email = try reader.optional(Swift.String.self, "email")
+                self.role = try reader.optional(Swift.String.self, "role")
+                self.undeclaredMembers = reader.undeclaredMembers()
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object: constants included, then ``undeclaredMembers``.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var writer = ObjectWriter(encoder, self.specDeviations)
+                try writer.encodeIfPresent(self.email, "email")
+                try writer.encodeIfPresent(self.role, "role")
+                try writer.encode(undeclared: self.undeclaredMembers)
+            }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.email, other.email) else { return false }
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
+        }
+    }
+}
+
+extension AuditLog {
+    /// The details for events with this `type`.
+    ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/login.failed`.
-    public struct LoginFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct LoginFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The error code of the failure.
         public var errorCode: Swift.String?
         /// The error message of the failure.
@@ -54,6 +276,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.errorMessage, "error_message")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.errorCode, other.errorCode) else { return false }
+            guard equal(self.errorMessage, other.errorMessage) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -61,7 +291,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/logout.failed`.
-    public struct LogoutFailed: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct LogoutFailed: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The error code of the failure.
         public var errorCode: Swift.String?
         /// The error message of the failure.
@@ -107,6 +337,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.errorMessage, "error_message")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.errorCode, other.errorCode) else { return false }
+            guard equal(self.errorMessage, other.errorMessage) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -114,7 +352,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/organization.updated`.
-    public struct OrganizationUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct OrganizationUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The organization ID.
         public var id: Swift.String?
         /// The payload used to update the organization settings.
@@ -161,10 +399,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to update the organization settings.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/organization.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The organization title.
             public var title: Swift.String?
             /// The organization description.
@@ -245,6 +491,19 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.apiCallLoggingProjectIDs, "api_call_logging_project_ids")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.title, other.title) else { return false }
+                guard equal(self.description, other.description) else { return false }
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.threadsUiVisibility, other.threadsUiVisibility) else { return false }
+                guard equal(self.usageDashboardVisibility, other.usageDashboardVisibility) else { return false }
+                guard equal(self.apiCallLogging, other.apiCallLogging) else { return false }
+                guard equal(self.apiCallLoggingProjectIDs, other.apiCallLoggingProjectIDs) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -253,7 +512,7 @@ extension AuditLog {
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project`.
-    public struct Project: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct Project: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The project title.
@@ -299,6 +558,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.name, "name")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -306,7 +573,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.archived`.
-    public struct ProjectArchived: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ProjectArchived: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -343,6 +610,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -350,7 +624,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.created`.
-    public struct ProjectCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ProjectCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The payload used to create the project.
@@ -397,10 +671,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to create the project.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The project name.
             public var name: Swift.String?
             /// The title of the project as seen on the dashboard.
@@ -446,6 +728,14 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.title, "title")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.name, other.name) else { return false }
+                guard equal(self.title, other.title) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -454,7 +744,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.deleted`.
-    public struct ProjectDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ProjectDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -491,6 +781,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -498,7 +795,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.updated`.
-    public struct ProjectUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ProjectUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The payload used to update the project.
@@ -545,10 +842,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to update the project.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The title of the project as seen on the dashboard.
             public var title: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -585,6 +890,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.title, "title")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.title, other.title) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -593,7 +905,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.deleted`.
-    public struct RateLimitDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RateLimitDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The rate limit ID
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -630,6 +942,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -637,7 +956,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.updated`.
-    public struct RateLimitUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RateLimitUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The rate limit ID
         public var id: Swift.String?
         /// The payload used to update the rate limits.
@@ -684,10 +1003,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to update the rate limits.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The maximum requests per minute.
             public var maxRequestsPer1Minute: Swift.Int?
             /// The maximum tokens per minute.
@@ -761,6 +1088,18 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.batch1DayMaxInputTokens, "batch_1_day_max_input_tokens")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.maxRequestsPer1Minute, other.maxRequestsPer1Minute) else { return false }
+                guard equal(self.maxTokensPer1Minute, other.maxTokensPer1Minute) else { return false }
+                guard equal(self.maxImagesPer1Minute, other.maxImagesPer1Minute) else { return false }
+                guard equal(self.maxAudioMegabytesPer1Minute, other.maxAudioMegabytesPer1Minute) else { return false }
+                guard equal(self.maxRequestsPer1Day, other.maxRequestsPer1Day) else { return false }
+                guard equal(self.batch1DayMaxInputTokens, other.batch1DayMaxInputTokens) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -769,7 +1108,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.assignment.created`.
-    public struct RoleAssignmentCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RoleAssignmentCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The identifier of the role assignment.
         public var id: Swift.String?
         /// The principal (user or group) that received the role.
@@ -836,6 +1175,17 @@ extension AuditLog {
             try writer.encodeIfPresent(self.resourceType, "resource_type")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.principalID, other.principalID) else { return false }
+            guard equal(self.principalType, other.principalType) else { return false }
+            guard equal(self.resourceID, other.resourceID) else { return false }
+            guard equal(self.resourceType, other.resourceType) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -843,7 +1193,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.assignment.deleted`.
-    public struct RoleAssignmentDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RoleAssignmentDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The identifier of the role assignment.
         public var id: Swift.String?
         /// The principal (user or group) that had the role removed.
@@ -910,6 +1260,17 @@ extension AuditLog {
             try writer.encodeIfPresent(self.resourceType, "resource_type")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.principalID, other.principalID) else { return false }
+            guard equal(self.principalType, other.principalType) else { return false }
+            guard equal(self.resourceID, other.resourceID) else { return false }
+            guard equal(self.resourceType, other.resourceType) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -917,7 +1278,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.bound_to_resource`.
-    public struct RoleBoundToResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RoleBoundToResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the resource the role was bound to. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
         public var id: Swift.String?
         /// The ID of the role that was bound to the resource.
@@ -1020,6 +1381,22 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.roleID, other.roleID) else { return false }
+            guard equal(self.resourceID, other.resourceID) else { return false }
+            guard equal(self.resourceType, other.resourceType) else { return false }
+            guard equal(self.permissions, other.permissions) else { return false }
+            guard equal(self.workspaceID, other.workspaceID) else { return false }
+            guard equal(self.connectorID, other.connectorID) else { return false }
+            guard equal(self.connectorName, other.connectorName) else { return false }
+            guard equal(self.enabled, other.enabled) else { return false }
+            guard equal(self.source, other.source) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The connector role mutation path that produced the event.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1054,7 +1431,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.created`.
-    public struct RoleCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RoleCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The role ID.
         public var id: Swift.String?
         /// The name of the role.
@@ -1121,6 +1498,17 @@ extension AuditLog {
             try writer.encodeIfPresent(self.resourceID, "resource_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.roleName, other.roleName) else { return false }
+            guard equal(self.permissions, other.permissions) else { return false }
+            guard equal(self.resourceType, other.resourceType) else { return false }
+            guard equal(self.resourceID, other.resourceID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1128,7 +1516,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.deleted`.
-    public struct RoleDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RoleDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The role ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1165,6 +1553,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1172,7 +1567,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.unbound_from_resource`.
-    public struct RoleUnboundFromResource: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RoleUnboundFromResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the resource the role was unbound from. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
         public var id: Swift.String?
         /// The ID of the role that was unbound from the resource.
@@ -1275,6 +1670,22 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.roleID, other.roleID) else { return false }
+            guard equal(self.resourceID, other.resourceID) else { return false }
+            guard equal(self.resourceType, other.resourceType) else { return false }
+            guard equal(self.permissions, other.permissions) else { return false }
+            guard equal(self.workspaceID, other.workspaceID) else { return false }
+            guard equal(self.connectorID, other.connectorID) else { return false }
+            guard equal(self.connectorName, other.connectorName) else { return false }
+            guard equal(self.enabled, other.enabled) else { return false }
+            guard equal(self.source, other.source) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The connector role mutation path that produced the event.
         ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -1309,7 +1720,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.updated`.
-    public struct RoleUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct RoleUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The role ID.
         public var id: Swift.String?
         /// The payload used to update the role.
@@ -1356,10 +1767,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to update the role.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The updated role name, when provided.
             public var roleName: Swift.String?
             /// The resource the role is scoped to.
@@ -1440,6 +1859,19 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.metadata, "metadata")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.roleName, other.roleName) else { return false }
+                guard equal(self.resourceID, other.resourceID) else { return false }
+                guard equal(self.resourceType, other.resourceType) else { return false }
+                guard equal(self.permissionsAdded, other.permissionsAdded) else { return false }
+                guard equal(self.permissionsRemoved, other.permissionsRemoved) else { return false }
+                guard equal(self.description, other.description) else { return false }
+                guard equal(self.metadata, other.metadata) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1448,7 +1880,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/scim.disabled`.
-    public struct ScimDisabled: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ScimDisabled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the SCIM was disabled for.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1485,6 +1917,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1492,7 +1931,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/scim.enabled`.
-    public struct ScimEnabled: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ScimEnabled: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The ID of the SCIM was enabled for.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1529,6 +1968,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1536,7 +1982,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.created`.
-    public struct ServiceAccountCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ServiceAccountCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The service account ID.
         public var id: Swift.String?
         /// The payload used to create the service account.
@@ -1583,10 +2029,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to create the service account.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.created/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1623,6 +2077,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.role, "role")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1631,7 +2092,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.deleted`.
-    public struct ServiceAccountDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ServiceAccountDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The service account ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1668,6 +2129,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1675,7 +2143,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.updated`.
-    public struct ServiceAccountUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct ServiceAccountUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The service account ID.
         public var id: Swift.String?
         /// The payload used to updated the service account.
@@ -1722,10 +2190,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to updated the service account.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1762,6 +2238,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.role, "role")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1770,7 +2253,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.added`.
-    public struct UserAdded: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct UserAdded: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The user ID.
         public var id: Swift.String?
         /// The payload used to add the user to the project.
@@ -1817,10 +2300,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to add the user to the project.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.added/properties/data`.
-        public struct DataValue: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct DataValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1857,6 +2348,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.role, "role")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -1865,7 +2363,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.deleted`.
-    public struct UserDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct UserDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The user ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1902,6 +2400,13 @@ extension AuditLog {
             try writer.encodeIfPresent(self.id, "id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -1909,7 +2414,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.updated`.
-    public struct UserUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct UserUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The payload used to update the user.
@@ -1956,10 +2461,18 @@ extension AuditLog {
             try writer.encode(undeclared: self.undeclaredMembers)
         }
 
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
+
         /// The payload used to update the user.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Equatable, Sendable, SpecDeviationReporting {
+        public struct ChangesRequested: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1996,6 +2509,13 @@ extension AuditLog {
                 try writer.encodeIfPresent(self.role, "role")
                 try writer.encode(undeclared: self.undeclaredMembers)
             }
+
+            /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+            public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+                guard equal(self.role, other.role) else { return false }
+                guard equal(self.specDeviations, other.specDeviations) else { return false }
+                return equal(self.undeclaredMembers, other.undeclaredMembers)
+            }
         }
     }
 }
@@ -2004,7 +2524,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.created`.
-    public struct WorkloadIdentityProviderCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct WorkloadIdentityProviderCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The workload identity provider ID.
         public var id: Swift.String?
         /// The payload used to create the workload identity provider.
@@ -2050,6 +2570,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2057,7 +2585,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.deleted`.
-    public struct WorkloadIdentityProviderDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct WorkloadIdentityProviderDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The workload identity provider ID.
         public var id: Swift.String?
         /// The workload identity provider name.
@@ -2103,6 +2631,14 @@ extension AuditLog {
             try writer.encodeIfPresent(self.name, "name")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.name, other.name) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2110,7 +2646,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.created`.
-    public struct WorkloadIdentityProviderMappingCreated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct WorkloadIdentityProviderMappingCreated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The workload identity provider mapping ID.
         public var id: Swift.String?
         /// The workload identity provider ID.
@@ -2163,6 +2699,15 @@ extension AuditLog {
             try writer.encodeIfPresent(self.data, "data")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.identityProviderID, other.identityProviderID) else { return false }
+            guard equal(self.data, other.data) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2170,7 +2715,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.deleted`.
-    public struct WorkloadIdentityProviderMappingDeleted: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct WorkloadIdentityProviderMappingDeleted: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The workload identity provider mapping ID.
         public var id: Swift.String?
         /// The workload identity provider ID.
@@ -2230,6 +2775,16 @@ extension AuditLog {
             try writer.encodeIfPresent(self.serviceAccountID, "service_account_id")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.identityProviderID, other.identityProviderID) else { return false }
+            guard equal(self.projectID, other.projectID) else { return false }
+            guard equal(self.serviceAccountID, other.serviceAccountID) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2237,7 +2792,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.updated`.
-    public struct WorkloadIdentityProviderMappingUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct WorkloadIdentityProviderMappingUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The workload identity provider mapping ID.
         public var id: Swift.String?
         /// The workload identity provider ID.
@@ -2290,6 +2845,15 @@ extension AuditLog {
             try writer.encodeIfPresent(self.changesRequested, "changes_requested")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.identityProviderID, other.identityProviderID) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
@@ -2297,7 +2861,7 @@ extension AuditLog {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.updated`.
-    public struct WorkloadIdentityProviderUpdated: Codable, Equatable, Sendable, SpecDeviationReporting {
+    public struct WorkloadIdentityProviderUpdated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// The workload identity provider ID.
         public var id: Swift.String?
         /// The payload used to update the workload identity provider.
@@ -2343,13 +2907,21 @@ extension AuditLog {
             try writer.encodeIfPresent(self.changesRequested, "changes_requested")
             try writer.encode(undeclared: self.undeclaredMembers)
         }
+
+        /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+        public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+            guard equal(self.id, other.id) else { return false }
+            guard equal(self.changesRequested, other.changesRequested) else { return false }
+            guard equal(self.specDeviations, other.specDeviations) else { return false }
+            return equal(self.undeclaredMembers, other.undeclaredMembers)
+        }
     }
 }
 
 /// The actor who performed the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActor`.
-public struct AuditLogActor: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AuditLogActor: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The type of actor. Is either `session` or `api_key`.
     public var type: AuditLogActor.TypeValue?
     /// The session in which the audit logged action was performed.
@@ -2403,6 +2975,15 @@ public struct AuditLogActor: Codable, Equatable, Sendable, SpecDeviationReportin
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.session, other.session) else { return false }
+        guard equal(self.apiKey, other.apiKey) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of actor. Is either `session` or `api_key`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2426,7 +3007,7 @@ public struct AuditLogActor: Codable, Equatable, Sendable, SpecDeviationReportin
 /// The API Key used to perform the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorApiKey`.
-public struct AuditLogActorAPIKey: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AuditLogActorAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The tracking id of the API key.
     public var id: Swift.String?
     /// The type of API key. Can be either `user` or `service_account`.
@@ -2487,6 +3068,16 @@ public struct AuditLogActorAPIKey: Codable, Equatable, Sendable, SpecDeviationRe
         try writer.encode(undeclared: self.undeclaredMembers)
     }
 
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.type, other.type) else { return false }
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.serviceAccount, other.serviceAccount) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
+
     /// The type of API key. Can be either `user` or `service_account`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
@@ -2510,7 +3101,7 @@ public struct AuditLogActorAPIKey: Codable, Equatable, Sendable, SpecDeviationRe
 /// The service account that performed the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorServiceAccount`.
-public struct AuditLogActorServiceAccount: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AuditLogActorServiceAccount: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The service account id.
     public var id: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2547,12 +3138,19 @@ public struct AuditLogActorServiceAccount: Codable, Equatable, Sendable, SpecDev
         try writer.encodeIfPresent(self.id, "id")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The session in which the audit logged action was performed.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorSession`.
-public struct AuditLogActorSession: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AuditLogActorSession: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The user who performed the audit logged action.
     public var user: AuditLogActorUser?
     /// The IP address from which the action was performed.
@@ -2598,12 +3196,20 @@ public struct AuditLogActorSession: Codable, Equatable, Sendable, SpecDeviationR
         try writer.encodeIfPresent(self.ipAddress, "ip_address")
         try writer.encode(undeclared: self.undeclaredMembers)
     }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.user, other.user) else { return false }
+        guard equal(self.ipAddress, other.ipAddress) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
+    }
 }
 
 /// The user who performed the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorUser`.
-public struct AuditLogActorUser: Codable, Equatable, Sendable, SpecDeviationReporting {
+public struct AuditLogActorUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// The user id.
     public var id: Swift.String?
     /// The user email.
@@ -2648,6 +3254,14 @@ public struct AuditLogActorUser: Codable, Equatable, Sendable, SpecDeviationRepo
         try writer.encodeIfPresent(self.id, "id")
         try writer.encodeIfPresent(self.email, "email")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.id, other.id) else { return false }
+        guard equal(self.email, other.email) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 }
 
@@ -3100,7 +3714,7 @@ public struct AuditLogEventType: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
-public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviationReporting, CursorPage {
+public struct ListAuditLogsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, CursorPage {
     public var data: [AuditLog]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -3151,6 +3765,16 @@ public struct ListAuditLogsResponse: Codable, Equatable, Sendable, SpecDeviation
         try writer.encodeIfPresent(self.lastID, "last_id")
         try writer.encode(self.hasMore, "has_more")
         try writer.encode(undeclared: self.undeclaredMembers)
+    }
+
+    /// Whether every stored property equals `other`'s, in declaration order: what `==` compares.
+    public func isMemberwiseEqual(to other: Self) -> Swift.Bool {
+        guard equal(self.data, other.data) else { return false }
+        guard equal(self.firstID, other.firstID) else { return false }
+        guard equal(self.lastID, other.lastID) else { return false }
+        guard equal(self.hasMore, other.hasMore) else { return false }
+        guard equal(self.specDeviations, other.specDeviations) else { return false }
+        return equal(self.undeclaredMembers, other.undeclaredMembers)
     }
 
     /// The items of this page (`data`).
