@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What an app pays the first time it builds the SDK: a clean build of the `OpenAI` target (the generated code, the
 # runtime and its C target: what `.product(name: "OpenAI", ...)` brings into an app), in debug and in release, each
-# on a fresh scratch folder. The figures README.md quotes come from this script.
+# on a fresh scratch folder. The figures README.md quotes come from this script, or from the same two builds run by
+# Scripts/bench/bench-generate.sh (BUILDS="module-debug module-release").
 #
 # Usage: Scripts/bench/bench-first-build.sh [RUNS]     (RUNS builds per configuration, default 1; the median is printed)
 # Environment:

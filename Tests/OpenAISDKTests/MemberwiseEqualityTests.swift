@@ -85,6 +85,11 @@ final class MemberwiseEqualityTests: XCTestCase {
         XCTAssertEqual(first, try decode(Response.self, json))
         let other = try decode(Response.self, json.replacingOccurrences(of: #""text":"Hi""#, with: #""text":"Ho""#))
         XCTAssertNotEqual(first, other)
+        // `user` is deprecated, so stored privately (`_user`): still compared.
+        let withUser = try decode(
+            Response.self, json.replacingOccurrences(of: #""tools":[],"#, with: #""tools":[],"user":"u1","#))
+        XCTAssertEqual(try JSONValue(encoding: withUser)["user"], "u1")
+        XCTAssertNotEqual(first, withUser)
         let withoutUndeclared = try decode(
             Response.self, json.replacingOccurrences(of: #","x_provider":{"a":1}"#, with: ""))
         XCTAssertNotEqual(first, withoutUndeclared)

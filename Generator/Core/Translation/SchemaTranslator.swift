@@ -367,6 +367,7 @@ struct SchemaTranslator {
             let name = reserve()
             let inner = scope.child(name)
             var cases: [UnionCase] = []
+            var used = Naming.reservedMemberNames.union(["unknown"])
             for type in types {
                 var ref: TypeRef
                 var caseName = type == "boolean" ? "boolean" : type
@@ -385,8 +386,9 @@ struct SchemaTranslator {
                 default: ref = .json
                 }
                 cases.append(
-                    UnionCase(name: Naming.memberName(caseName), type: ref, discriminatorValues: [], documentation: nil)
-                )
+                    UnionCase(
+                        name: UnionCaseNaming.unique(caseName, used: &used), type: ref, discriminatorValues: [],
+                        documentation: nil))
             }
             return .union(
                 UnionDecl(

@@ -1,9 +1,11 @@
 /// A generated struct or union whose `==` compares it member by member, as a derived `Equatable`
 /// conformance would.
 ///
-/// Every generated struct and union conforms, and `==` and `!=` come from this protocol: two
-/// structs are equal when each stored property is (``SpecDeviationReporting/specDeviations`` and
-/// `undeclaredMembers` included), two union values when they are the same case with equal payloads.
+/// Every generated struct and union conforms, and its `==` comes from this protocol (`!=` from
+/// `Equatable`, as always): two structs are equal when each stored property is
+/// (``SpecDeviationReporting/specDeviations`` and `undeclaredMembers` included), two union values when
+/// they are the same case with equal payloads. The runtime's hand-written stand-ins for generated
+/// types (``EmbeddingVector``, ``ChatCompletionToolCallChunk``) keep a derived `Hashable` conformance.
 ///
 /// It exists for build time, not behaviour: the compiler type-checks every `==` in a derived
 /// conformance's body against every overload of `==` in scope, for each member of each type.
