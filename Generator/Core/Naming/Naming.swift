@@ -38,6 +38,10 @@ public enum Naming {
         "additionalProperties", "specDeviations", "undeclaredMembers", "isMemberwiseEqual", "equal",
     ]
 
+    /// The names a union case may not take: ``reservedMemberNames`` and `unknown`, the case every
+    /// union has.
+    static let reservedCaseNames = reservedMemberNames.union(["unknown"])
+
     /// Names the hand-written runtime and the generated code use unqualified, or that user code
     /// reaches for: `Error` → `ErrorObject`. Includes ``reservedTypeNames``.
     static let runtimeTypeNames: Set<String> = reservedTypeNames.union([

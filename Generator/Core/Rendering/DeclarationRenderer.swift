@@ -8,7 +8,7 @@ struct DeclarationRenderer {
     /// What every generated struct and union conforms to. `Equatable`, not `Hashable`: hashing
     /// reply values is rare, and `hash(into:)` was a sixteenth of the SDK's compiled code (open
     /// enums, which are set members and dictionary keys, stay `Hashable`). `Equatable` through
-    /// `MemberwiseEquatable` (``renderEquality(members:into:)``).
+    /// `MemberwiseEquatable` (``renderEquality(members:into:)``, ``renderEquality(cases:into:)``).
     static let valueConformances = "Codable, MemberwiseEquatable, Sendable"
 
     func render(_ declaration: Declaration, into printer: inout CodePrinter) {
@@ -308,6 +308,20 @@ struct DeclarationRenderer {
         }
     }
 
+    /// A union's `isMemberwiseEqual(to:)`: the same case with an equal payload, through `equal(_:_:)`
+    /// as a struct's (``renderEquality(members:into:)``).
+    func renderEquality(cases: [String], into printer: inout CodePrinter) {
+        printer.line("/// Whether `other` is the same case with an equal payload: what `==` compares.")
+        printer.block("\(access) func isMemberwiseEqual(to other: Self) -> Swift.Bool") { method in
+            method.switchBlock("switch (self, other)") { switchBody in
+                for name in cases {
+                    switchBody.line("case (.\(name)(let lhs), .\(name)(let rhs)): return equal(lhs, rhs)")
+                }
+                switchBody.line("default: return false")
+            }
+        }
+    }
+
     func renderOpenEnum(_ decl: OpenEnumDecl, into printer: inout CodePrinter) {
         printer.documentation(
             decl.documentation.summary,
@@ -399,15 +413,7 @@ struct DeclarationRenderer {
                 }
             }
             body.line()
-            body.line("/// Whether `other` is the same case with an equal payload: what `==` compares.")
-            body.block("\(access) func isMemberwiseEqual(to other: Self) -> Swift.Bool") { method in
-                method.switchBlock("switch (self, other)") { switchBody in
-                    for name in decl.cases.map(\.name) + ["unknown"] {
-                        switchBody.line("case (.\(name)(let lhs), .\(name)(let rhs)): return equal(lhs, rhs)")
-                    }
-                    switchBody.line("default: return false")
-                }
-            }
+            renderEquality(cases: decl.cases.map(\.name) + ["unknown"], into: &body)
             for nested in decl.nested {
                 body.line()
                 render(nested, into: &body)

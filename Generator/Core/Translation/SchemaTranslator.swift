@@ -367,7 +367,7 @@ struct SchemaTranslator {
             let name = reserve()
             let inner = scope.child(name)
             var cases: [UnionCase] = []
-            var used = Naming.reservedMemberNames.union(["unknown"])
+            var used = Naming.reservedCaseNames
             for type in types {
                 var ref: TypeRef
                 var caseName = type == "boolean" ? "boolean" : type
@@ -612,7 +612,7 @@ struct SchemaTranslator {
         // name without the prefix all variants share, else the title, else the JSON kind.
         let refNames = branches.map { $0.ref.map { componentTypeNames[$0] ?? $0 } }
         let prefix = UnionCaseNaming.commonWordPrefix(refNames.compactMap { $0 }, minimumCount: branches.count)
-        var used = Naming.reservedMemberNames.union(["unknown"])
+        var used = Naming.reservedCaseNames
         var cases: [UnionCase] = []
         for (index, branch) in branches.enumerated() {
             let base = UnionCaseNaming.base(
